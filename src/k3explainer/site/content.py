@@ -1,0 +1,135 @@
+"""Sections: content/NN-slug.md (YAML front matter + Markdown) → Section, ordered by `number`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from .errors import Diagnostics
+from .validate import validate
+from .yamlmarks import YamlProblem, load
+
+
+class Part(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9-]+$")
+    title: str
+
+
+class Site(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    subtitle: str
+    description: str
+    parts: list[Part] = Field(min_length=1)
+
+
+class FrontMatter(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    number: StrictInt = Field(ge=1, le=99)
+    part: str
+    title: str = Field(min_length=3)
+    stage: str = Field(min_length=2, max_length=24)
+    summary: str = Field(min_length=10)
+
+
+@dataclass
+class Section:
+    meta: FrontMatter
+    path: Path
+    tokens: list[Token]
+    env: dict  # markdown-it env: footnotes are stored here at parse time and used at render time
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+
+def load_site(path: Path, diags: Diagnostics) -> Site | None:
+    try:
+        marked = load(path.read_text(encoding="utf-8"))
+    except YamlProblem as e:
+        diags.add(path, e.line, e.col, e.message)
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        diags.add(path, 1, 1, f"cannot read site settings: {e}")
+        return None
+    return validate(Site, marked, path, diags)
+
+
+def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str]:
+    """Symbol name → description, for \\sym{name}{...} in equations and data-sym in figures."""
+    try:
+        marked = load(path.read_text(encoding="utf-8"))
+    except YamlProblem as e:
+        diags.add(path, e.line, e.col, e.message)
+        return {}
+    except (OSError, UnicodeDecodeError) as e:
+        diags.add(path, 1, 1, f"cannot read symbols: {e}")
+        return {}
+    symbols = marked.data if isinstance(marked.data, dict) else {}
+    for name, text in symbols.items():
+        if not isinstance(text, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", str(name)):
+            diags.add(path, *marked.where((name,)), f"symbol {name!r}: a lowercase name mapped to a description")
+    return {str(k): str(v) for k, v in symbols.items()}
+
+
+def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics) -> list[Section]:
+    parts = {p.id for p in site.parts} if site else set()
+    sections: list[Section] = []
+    for path in sorted(folder.glob("*.md")):
+        section = _load_one(path, md, diags)
+        if section is None:
+            continue
+        if parts and section.meta.part not in parts:
+            diags.add(path, *_front_line(section, "part"), f"unknown part {section.meta.part!r} (parts: {', '.join(sorted(parts))})")
+        sections.append(section)
+    _check_unique(sections, diags)
+    return sorted(sections, key=lambda s: s.meta.number)
+
+
+def _load_one(path: Path, md: MarkdownIt, diags: Diagnostics) -> Section | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
+        return None
+    env: dict = {"docId": path.stem}
+    tokens = md.parse(text, env)
+    if not tokens or tokens[0].type != "front_matter":
+        diags.add(path, 1, 1, "a section starts with YAML front matter between '---' lines (id, number, part, title, stage, summary)")
+        return None
+    fm = tokens[0]
+    try:
+        marked = load(fm.content, line_offset=1)
+    except YamlProblem as e:
+        diags.add(path, e.line, e.col, f"front matter: {e.message}")
+        return None
+    if not isinstance(marked.data, dict):
+        diags.add(path, 2, 1, "front matter must be a mapping of fields")
+        return None
+    meta = validate(FrontMatter, marked, path, diags)
+    if meta is None:
+        return None
+    section = Section(meta, path, tokens, env)
+    section.env["marks"] = marked
+    return section
+
+
+def _front_line(section: Section, field: str) -> tuple[int, int]:
+    return section.env["marks"].where((field,))
+
+
+def _check_unique(sections: list[Section], diags: Diagnostics) -> None:
+    for attr in ("id", "number"):
+        seen: dict = {}
+        for s in sections:
+            value = getattr(s.meta, attr)
+            if value in seen:
+                diags.add(s.path, *_front_line(s, attr), f"duplicate section {attr} {value!r} (also {seen[value].name})")
+            seen[value] = s.path

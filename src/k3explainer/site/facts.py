@@ -1,0 +1,90 @@
+"""The facts file: every sourced number of the article, looked up by key with its provenance.
+
+Facts are written in content/facts.yaml. Values derived from them (ratios, fractions, block
+counts) are computed here by the kernels' accounting functions and exposed under `calc.*`, with
+provenance naming the facts they came from.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import Diagnostics
+from .validate import validate
+from .yamlmarks import YamlProblem, load
+
+Provenance = Literal["source", "illustrative"]
+
+
+class Fact(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    key: str = Field(pattern=r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+    claim: str
+    value: str | int | float
+    display: str
+    number: float | None = None
+    numbers: dict[str, float] | None = None  # named parts of a fact that holds several numbers
+    unit: str | None = None
+    provenance: Provenance
+    source: str
+    note: str | None = None
+    often_misstated_as: str | None = None
+
+
+class FactsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    facts: list[Fact]
+
+
+class Facts:
+    """Key → Fact, plus the line each fact was declared on (for error messages)."""
+
+    def __init__(self, facts: dict[str, Fact], path: Path | None = None):
+        self.by_key = facts
+        self.path = path
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.by_key
+
+    def __getitem__(self, key: str) -> Fact:
+        return self.by_key[key]
+
+    def number(self, key: str) -> float:
+        n = self.by_key[key].number
+        if n is None:
+            raise KeyError(f"fact {key!r} has no `number`")
+        return n
+
+    def parts(self, key: str) -> dict[str, float]:
+        parts = self.by_key[key].numbers
+        if parts is None:
+            raise KeyError(f"fact {key!r} has no `numbers`")
+        return parts
+
+
+def load_facts(path: Path, diags: Diagnostics) -> Facts:
+    try:
+        marked = load(path.read_text(encoding="utf-8"))
+    except (YamlProblem, UnicodeDecodeError) as e:
+        line, col = (e.line, e.col) if isinstance(e, YamlProblem) else (1, 1)
+        diags.add(path, line, col, getattr(e, "message", f"not valid UTF-8: {e}"))
+        return Facts({}, path)
+    parsed = validate(FactsFile, marked, path, diags)
+    if parsed is None:
+        return Facts({}, path)
+    facts: dict[str, Fact] = {}
+    for i, fact in enumerate(parsed.facts):
+        if fact.key in facts:
+            line, col = marked.where(("facts", i, "key"))
+            diags.add(path, line, col, f"duplicate fact key {fact.key!r}")
+        facts[fact.key] = fact
+    from .derived import derived_facts  # computed from the facts just loaded
+
+    try:
+        facts.update({f.key: f for f in derived_facts(Facts(facts, path))})
+    except KeyError as e:
+        diags.add(path, 1, 1, f"a derived value needs a fact that is missing or has no number: {e}")
+    return Facts(facts, path)

@@ -1,0 +1,58 @@
+"""Figure data: each live spec's builder runs once per build; its dict is frozen to JSON.
+
+A builder is `k3explainer.figures.<builder>.build(params, facts) -> dict`. It calls the kernels
+and returns plain data for the client component, including `provenance` (which kernels, which
+inputs, which seed) so every number on the page can be traced.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import traceback
+from typing import Any
+
+import numpy as np
+
+from .errors import Diagnostics
+from .facts import Facts
+from .specs import Spec
+
+
+def to_jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        raise ValueError(f"non-finite number {value} in figure data")
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON: the same data always gives the same bytes."""
+    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) -> dict[str, str]:
+    """Figure id → JSON text of its data, for every spec that is not pending."""
+    out: dict[str, str] = {}
+    for fid, spec in sorted(specs.items()):
+        m = spec.model
+        if m.pending:
+            continue
+        where = spec.where("builder")
+        try:
+            module = importlib.import_module(f"k3explainer.figures.{m.builder}")
+            data = module.build(dict(m.params), facts)
+            if not isinstance(data, dict) or "provenance" not in data:
+                raise TypeError("a builder returns a dict with a 'provenance' entry")
+            out[fid] = dumps({"id": fid, **data})
+        except Exception as e:  # a builder's failure is an author-facing build error, not a crash
+            frame = traceback.extract_tb(e.__traceback__)[-1]
+            diags.add(spec.path, *where,
+                      f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+    return out

@@ -1,0 +1,247 @@
+"""Markdown → HTML with the article's directives.
+
+Authors write CommonMark plus:
+    ::: figure fig-06 / :::            place a figure (its frame is filled in by render.py)
+    ::: claim <fact key|illustrative>  a claim box with a provenance badge
+    :::: vs  +  ::: side Title         a two-sided comparison
+    ::: callout Title                  an aside
+    {{fact.key}}                       a fact's value with its SOURCE/ILLUSTRATIVE badge
+    $..$, $$..$$, \\sym{name}{..}      math, rendered at build time by KaTeX (math.py)
+
+Parsing and checking happen in `scan`, which walks the tokens once, records every math formula,
+link, fact and figure with its source line, and reports what is wrong. Rendering then only emits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .errors import Diagnostics
+from .facts import Fact, Facts
+
+DIRECTIVES = ("figure", "claim", "vs", "side", "callout")
+FACT_REF = re.compile(r"\{\{\s*([a-z0-9_]+(?:\.[a-z0-9_]+)+)\s*\}\}")
+SYM = re.compile(r"\\sym\{([^{}]*)\}\{")
+MATH_TYPES = {"math_inline": False, "math_inline_double": True, "math_block": True, "math_block_label": True}
+
+
+def make_parser() -> MarkdownIt:
+    md = (
+        MarkdownIt("commonmark", {"typographer": True, "html": False})
+        .enable(["table", "strikethrough", "replacements", "smartquotes"])
+        .use(front_matter_plugin)
+        .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+        .use(anchors_plugin, min_level=2, max_level=3)
+        .use(footnote_plugin)
+        .use(attrs_plugin)
+        .use(attrs_block_plugin)
+    )
+    for name in DIRECTIVES:
+        md.use(container_plugin, name=name, marker=":",
+               validate=lambda params, *_, n=name: params.strip().split(" ", 1)[0] == n)
+    md.inline.ruler.before("emphasis", "fact_ref", _fact_rule)
+    _install_renderers(md)
+    return md
+
+
+def _fact_rule(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("{{", state.pos):
+        return False
+    m = FACT_REF.match(state.src, state.pos)
+    if not m:
+        return False
+    if not silent:
+        token = state.push("fact_ref", "", 0)
+        token.meta = {"key": m.group(1)}
+    state.pos = m.end()
+    return True
+
+
+# --------------------------------------------------------------------------- scanning
+
+@dataclass(frozen=True)
+class MathItem:
+    tex: str
+    display: bool
+
+
+@dataclass
+class Scan:
+    """What one document refers to, each with its source line."""
+
+    path: Path
+    math: list[tuple[MathItem, int]] = field(default_factory=list)
+    links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
+    figures: list[tuple[str, int]] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
+
+
+def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str], diags: Diagnostics,
+         *, line_offset: int = 0) -> Scan:
+    out = Scan(path)
+    line = line_offset + 1
+    for tok in tokens:
+        if tok.map:
+            line = tok.map[0] + 1 + line_offset
+        if tok.type in MATH_TYPES:
+            _scan_math(tok.content, MATH_TYPES[tok.type], line, out, symbols, diags)
+        elif tok.type.startswith("container_") and tok.type.endswith("_open"):
+            _scan_directive(tok, line, out, facts, diags)
+        elif tok.type == "heading_open" and tok.attrGet("id"):
+            out.ids.add(str(tok.attrGet("id")))
+        elif tok.type == "inline":
+            _scan_inline(tok.children or [], line, out, facts, symbols, diags)
+    return out
+
+
+def _scan_inline(children, line, out, facts, symbols, diags):
+    for child in children:
+        if child.type in MATH_TYPES:
+            _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
+        elif child.type == "fact_ref" and child.meta["key"] not in facts:
+            diags.add(out.path, line, 1, f"unknown fact {child.meta['key']!r} in {{{{{child.meta['key']}}}}}")
+        elif child.type == "link_open":
+            href = str(child.attrGet("href") or "")
+            if href.startswith("#"):
+                out.links.append((href, line))
+            elif not href.startswith(("https://", "http://", "mailto:")):
+                diags.add(out.path, line, 1, f"link {href!r}: use #id for the article or a full https:// address")
+        elif child.type == "text" and "{{" in child.content:
+            diags.add(out.path, line, 1, f"malformed fact reference in {child.content.strip()[:60]!r}")
+
+
+def _scan_math(tex, display, line, out, symbols, diags):
+    out.math.append((MathItem(tex, display), line))
+    for name, _ in sym_parts(tex):
+        if name not in symbols:
+            diags.add(out.path, line, 1, f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml)")
+
+
+def _scan_directive(tok, line, out, facts, diags):
+    kind, _, arg = tok.info.strip().partition(" ")
+    arg = arg.strip()
+    if kind == "figure":
+        if not re.fullmatch(r"fig-\d\d[a-z]?", arg):
+            diags.add(out.path, line, 1, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
+        else:
+            out.figures.append((arg, line))
+    elif kind == "claim" and arg != "illustrative" and arg not in facts:
+        diags.add(out.path, line, 1, f"claim needs a fact key or 'illustrative', got {arg!r}")
+    elif kind in ("side", "callout") and not arg:
+        diags.add(out.path, line, 1, f"{kind} directive needs a title")
+
+
+def sym_parts(tex: str) -> list[tuple[str, str]]:
+    """(name, sub-expression) of every \\sym{name}{...} in `tex`, braces matched."""
+    parts = []
+    for m in SYM.finditer(tex):
+        depth, i = 1, m.end()
+        while i < len(tex) and depth:
+            depth += {"{": 1, "}": -1}.get(tex[i], 0) if tex[i - 1] != "\\" else 0
+            i += 1
+        parts.append((m.group(1), tex[m.end(): i - 1]))
+    return parts
+
+
+# --------------------------------------------------------------------------- rendering
+
+def badge(provenance: str) -> str:
+    label = "Source" if provenance == "source" else "Illustrative"
+    return f'<span class="badge badge-{provenance}">{label}</span>'
+
+
+def fact_html(fact: Fact, cite_id: str) -> str:
+    return (
+        f'<span class="fact" tabindex="0" data-fact="{escape(fact.key)}" aria-describedby="{cite_id}">'
+        f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance)}'
+        f'<span class="fact-cite" role="tooltip" id="{cite_id}">{escape(fact.claim)}. '
+        f"<span class=\"fact-source\">{escape(fact.source)}</span></span></span>"
+    )
+
+
+def render(md: MarkdownIt, tokens: list[Token], env: dict) -> str:
+    """env: facts, math {MathItem: html}, symbols, doc_id (prefix for ids), cite counter."""
+    return md.renderer.render(tokens, md.options, env)
+
+
+def _next_cite(env: dict) -> str:
+    env["cites"] = env.get("cites", 0) + 1
+    return f"{env['doc_id']}-cite-{env['cites']}"
+
+
+def _math_html(env: dict, tex: str, display: bool) -> str:
+    html = env["math"].get(MathItem(tex, display))
+    return html if html is not None else f"<code>{escape(tex)}</code>"
+
+
+def _install_renderers(md: MarkdownIt) -> None:
+    rules = md.renderer.rules
+
+    def math_inline(self, tokens, idx, options, env):
+        return _math_html(env, tokens[idx].content, tokens[idx].type == "math_inline_double")
+
+    def math_block(self, tokens, idx, options, env):
+        tex = tokens[idx].content
+        chips = "".join(
+            f'<button type="button" class="sym-chip" data-sym="{escape(name)}" '
+            f'aria-label="{escape(env["symbols"].get(name, name))}" title="{escape(env["symbols"].get(name, name))}">'
+            f"{_math_html(env, sub, False)}</button>"
+            for name, sub in dict.fromkeys(sym_parts(tex))
+        )
+        chips = f'<div class="sym-chips" role="group" aria-label="Symbols in this equation">{chips}</div>' if chips else ""
+        return f'<div class="math-block">{_math_html(env, tex, True)}{chips}</div>\n'
+
+    def fact_ref(self, tokens, idx, options, env):
+        key = tokens[idx].meta["key"]
+        facts: Facts = env["facts"]
+        return fact_html(facts[key], _next_cite(env)) if key in facts else escape(key)
+
+    def heading_open(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        if tok.attrGet("id"):
+            tok.attrSet("id", f"{env['doc_id']}-{tok.attrGet('id')}")
+        return self.renderToken(tokens, idx, options, env)
+
+    def container(kind):
+        def open_(self, tokens, idx, options, env):
+            arg = tokens[idx].info.strip().partition(" ")[2].strip()
+            if kind == "figure":
+                return f"<!--k3:figure {escape(arg)}-->\n"
+            if kind == "claim":
+                fact = env["facts"].by_key.get(arg)
+                prov = fact.provenance if fact else "illustrative"
+                # the citation closes the box; a stack because claims may nest in other directives
+                env.setdefault("claims", []).append(
+                    f'<p class="claim-cite">{escape(fact.source)}</p>' if fact else "")
+                label = "Sourced claim" if fact else "Illustrative simplification"
+                return (f'<aside class="claim claim-{prov}" aria-label="{label}">'
+                        f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n')
+            if kind == "vs":
+                return '<div class="vs" role="group" aria-label="Comparison">\n'
+            if kind == "side":
+                return f'<section class="vs-side"><h4 class="vs-title">{escape(arg)}</h4>\n'
+            return f'<aside class="callout" aria-label="{escape(arg)}"><p class="callout-title">{escape(arg)}</p>\n'
+
+        def close(self, tokens, idx, options, env):
+            if kind == "claim":
+                return f"</div>{env['claims'].pop()}</aside>\n"
+            return {"figure": "", "vs": "</div>\n", "side": "</section>\n", "callout": "</aside>\n"}[kind]
+
+        return open_, close
+
+    for kind in DIRECTIVES:
+        rules[f"container_{kind}_open"], rules[f"container_{kind}_close"] = container(kind)
+    rules.update(math_inline=math_inline, math_inline_double=math_inline, math_block=math_block,
+                 math_block_label=math_block, fact_ref=fact_ref, heading_open=heading_open)

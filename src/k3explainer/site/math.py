@@ -1,0 +1,72 @@
+"""Math at build time: every formula of a build goes to KaTeX in one node call.
+
+Results are cached by (KaTeX version, formula, display mode) in .cache/katex.json, so `--serve`
+rebuilds only pay for formulas that changed. The page carries no math JavaScript.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from .errors import Diagnostics
+from .markdown import MathItem
+
+SCRIPT = Path(__file__).with_name("katex_render.cjs")
+
+
+def katex_version(node_modules: Path) -> str:
+    return json.loads((node_modules / "katex" / "package.json").read_text())["version"]
+
+
+def render_math(items: list[tuple[MathItem, Path, int]], node_modules: Path, cache_file: Path,
+                diags: Diagnostics) -> dict[MathItem, str]:
+    """Render every distinct formula; report failures at each place the formula was written."""
+    if not (node_modules / "katex").is_dir():
+        diags.add(node_modules, 1, 1, "KaTeX is not installed: run `npm ci --ignore-scripts`")
+        return {}
+    version = katex_version(node_modules)
+    key = lambda m: hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
+    cache = _read_cache(cache_file)
+    distinct = list(dict.fromkeys(m for m, _, _ in items))
+    missing = [m for m in distinct if key(m) not in cache]
+    if missing:
+        node = shutil.which("node")
+        if node is None:
+            diags.add(SCRIPT, 1, 1, "node is needed to render math with KaTeX")
+            return {}
+        proc = subprocess.run([node, str(SCRIPT), str(node_modules)], capture_output=True, text=True,
+                              input=json.dumps([{"tex": m.tex, "display": m.display} for m in missing]))
+        if proc.returncode != 0:
+            diags.add(SCRIPT, 1, 1, f"KaTeX renderer failed: {proc.stderr.strip()[:400]}")
+            return {}
+        for m, res in zip(missing, json.loads(proc.stdout)):
+            cache[key(m)] = res
+        _write_cache(cache_file, cache)
+    html: dict[MathItem, str] = {}
+    for m, path, line in items:
+        res = cache[key(m)]
+        if "error" in res:
+            diags.add(path, line, 1, f"bad math ${m.tex}$: {res['error']}")
+        else:
+            html[m] = res["html"]
+    return html
+
+
+def _read_cache(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_cache(path: Path, cache: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cache, sort_keys=True))
+        tmp.replace(path)
+    except OSError:
+        pass  # a cache we cannot write only costs time

@@ -1,0 +1,182 @@
+"""One build: load → validate → compute → render → write. Every error of a run is reported together."""
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .content import Section, load_sections, load_site, load_symbols
+from .errors import Diagnostics
+from .facts import load_facts
+from .figdata import build_figure_data, dumps
+from .markdown import MathItem, make_parser, render, scan, sym_parts
+from .math import render_math
+from .output import tree_files, write_atomic
+from .render import FigureView, environment, render_page
+from .specs import check_parts, load_specs
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a project's inputs live; everything is relative to its root."""
+
+    root: Path
+
+    content = property(lambda self: self.root / "content")
+    templates = property(lambda self: self.root / "templates")
+    static = property(lambda self: self.root / "static")
+    node_modules = property(lambda self: self.root / "node_modules")
+    cache = property(lambda self: self.root / ".cache" / "katex.json")
+
+
+@dataclass
+class Summary:
+    sections: int
+    figures: dict[str, int]  # live figure id → bytes (data + component)
+    pending: list[str]
+    total_bytes: int
+    first_view_gzip: int
+    seconds: float = 0.0
+    files: dict[str, int] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        out = [f"built {self.sections} sections, {len(self.figures)} live figures in {self.seconds:.2f} s"]
+        out += [f"  {fid:8s} {n:>9,d} B (data + component)" for fid, n in sorted(self.figures.items())]
+        if self.pending:
+            out.append(f"  pending ({len(self.pending)}): {', '.join(self.pending)}")
+        out.append(f"  total {self.total_bytes:,d} B; first view (HTML+CSS+JS, gzip) {self.first_view_gzip:,d} B")
+        return out
+
+
+def build(project: Project, out: Path) -> Summary:
+    t0 = time.perf_counter()
+    files, summary = compile_site(project)
+    write_atomic(out, files)
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
+    """Everything a build produces, in memory; raises BuildError with all diagnostics."""
+    diags = Diagnostics(project.root)
+    md = make_parser()
+    site = load_site(project.content / "site.yaml", diags)
+    symbols = load_symbols(project.content / "symbols.yaml", diags)
+    facts = load_facts(project.content / "facts.yaml", diags)
+    specs = load_specs(project.content / "figures", diags)
+    sections = load_sections(project.content, md, site, diags)
+    check_parts(specs, project.static, facts, diags)
+
+    scans = [scan(s.tokens, s.path, facts, symbols, diags) for s in sections]
+    captions = {}
+    for fid, spec in specs.items():
+        env = {"docId": fid}
+        tokens = md.parseInline(spec.model.caption, env)
+        line = spec.where("caption")[0]
+        captions[fid] = (tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=line - 1))
+    _check_placements(sections, scans, specs, diags)
+    _check_links(sections, scans + [c[2] for c in captions.values()], specs, diags)
+
+    math_items = [(m, sc.path, line) for sc in scans + [c[2] for c in captions.values()] for m, line in sc.math]
+    # the symbol chips under display equations show each tagged sub-expression on its own
+    math_items += [(MathItem(sub, False), p, line) for m, p, line in list(math_items) if m.display
+                   for _, sub in sym_parts(m.tex)]
+    math_html = render_math(math_items, project.node_modules, project.cache, diags)
+    diags.raise_if_any()  # builders run only on content that checks out
+    data = build_figure_data(specs, facts, diags)
+    diags.raise_if_any()
+
+    files: dict[str, bytes] = {}
+    render_env = lambda doc_id: {"facts": facts, "math": math_html, "symbols": symbols, "doc_id": doc_id}
+    bodies = {s.id: render(md, s.tokens, {**s.env, **render_env(s.id)}) for s in sections}
+    views: dict[str, FigureView] = {}
+    figure_bytes: dict[str, int] = {}
+    for fid, spec in sorted(specs.items()):
+        tokens, env, _ = captions[fid]
+        caption_html = md.renderer.render(tokens, md.options, {**env, **render_env(fid)})
+        m = spec.model
+        if m.pending:
+            views[fid] = FigureView(spec, caption_html, None, None)
+            continue
+        data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
+        files[data_src] = f'K3.data("{fid}", {data[fid]});\n'.encode()
+        files[comp_src] = (project.static / "js" / "figures" / f"{m.component}.js").read_bytes()
+        figure_bytes[fid] = len(files[data_src]) + len(files[comp_src])
+        views[fid] = FigureView(spec, caption_html, data_src, comp_src)
+
+    files["assets/site.css"] = _concat_css(project.static / "css")
+    files["assets/k3.js"] = (project.static / "js" / "runtime.js").read_bytes()
+    files["assets/widgets.js"] = (project.static / "js" / "widgets.js").read_bytes()
+    katex_dist = project.node_modules / "katex" / "dist"
+    files["vendor/katex/katex.min.css"] = (katex_dist / "katex.min.css").read_bytes()
+    files.update(tree_files(katex_dist / "fonts", "vendor/katex/fonts", suffixes=(".woff2",)))
+    if any(not s.model.pending and s.model.plotly for s in specs.values()):
+        files["vendor/plotly.min.js"] = (project.node_modules / "plotly.js-cartesian-dist-min" / "plotly.min.js").read_bytes()
+
+    css = ["vendor/katex/katex.min.css", "assets/site.css"]
+    scripts = ["assets/k3.js"]
+    html = render_page(environment(project.templates), site, sections, bodies, views, css, scripts)
+    files["index.html"] = html.encode()
+    files["manifest.json"] = (dumps(_manifest(specs, facts, data)) + "\n").encode()
+
+    first_view = ["index.html", *css, *scripts]
+    summary = Summary(
+        sections=len(sections),
+        figures=figure_bytes,
+        pending=sorted(fid for fid, s in specs.items() if s.model.pending),
+        total_bytes=sum(len(b) for b in files.values()),
+        first_view_gzip=sum(len(gzip.compress(files[f], mtime=0)) for f in first_view),
+        files={k: len(v) for k, v in files.items()},
+    )
+    return files, summary
+
+
+def _concat_css(folder: Path) -> bytes:
+    """site.css: the base sheets in name order, then each figure's own sheet."""
+    sheets = sorted(folder.glob("*.css")) + sorted((folder / "figures").glob("*.css"))
+    return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+
+
+def _check_placements(sections: list[Section], scans, specs, diags: Diagnostics) -> None:
+    placed: dict[str, tuple] = {}
+    for sc in scans:
+        for fid, line in sc.figures:
+            if fid not in specs:
+                diags.add(sc.path, line, 1, f"unknown figure {fid!r}: no content/figures/{fid}.yaml")
+            elif fid in placed:
+                diags.add(sc.path, line, 1, f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})")
+            else:
+                placed[fid] = (sc.path, line)
+    for fid, spec in specs.items():
+        if fid not in placed:
+            diags.add(spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
+
+
+def _check_links(sections: list[Section], scans, specs, diags: Diagnostics) -> None:
+    targets = {"article"} | {s.id for s in sections} | set(specs)
+    targets |= {f"{s.id}-{i}" for s, sc in zip(sections, scans) for i in sc.ids}
+    for sc in scans:
+        for href, line in sc.links:
+            if href[1:] not in targets:
+                diags.add(sc.path, line, 1, f"broken cross-reference {href!r}: no section, figure or heading has that id")
+
+
+def _manifest(specs, facts, data) -> dict:
+    """Every figure and fact with its provenance: what the page shows and where it came from."""
+    return {
+        "figures": {
+            fid: {
+                "label": s.model.label,
+                "title": s.model.title,
+                "pending": s.model.pending,
+                "builder": None if s.model.pending else f"k3explainer.figures.{s.model.builder}",
+                "component": s.model.component,
+                "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
+                "provenance": json.loads(data[fid])["provenance"] if fid in data else None,
+            }
+            for fid, s in sorted(specs.items())
+        },
+        "facts": {k: f.model_dump(exclude_none=True) for k, f in sorted(facts.by_key.items())},
+    }

@@ -1,0 +1,54 @@
+"""Page assembly: sections' HTML + figure frames + journey strip → index.html via Jinja."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from .content import Section, Site
+from .specs import Spec
+
+FIGURE_SLOT = re.compile(r"<!--k3:figure (fig-\d\d[a-z]?)-->")
+
+
+@dataclass
+class FigureView:
+    """What the figure frame template needs about one figure."""
+
+    spec: Spec
+    caption_html: str
+    data_src: str | None  # None while pending
+    component_src: str | None
+
+    @property
+    def m(self):
+        return self.spec.model
+
+
+def environment(templates: Path) -> Environment:
+    return Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape(["html"]),
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def render_page(env: Environment, site: Site, sections: list[Section], bodies: dict[str, str],
+                figures: dict[str, FigureView], css: list[str], scripts: list[str]) -> str:
+    frame = env.get_template("partials/figure.html")
+
+    def place_figures(html: str) -> Markup:
+        return Markup(FIGURE_SLOT.sub(lambda m: frame.render(fig=figures[m.group(1)]), html))
+
+    parts = [
+        {"part": part, "sections": [s for s in sections if s.meta.part == part.id]}
+        for part in site.parts
+    ]
+    return env.get_template("index.html").render(
+        site=site,
+        parts=[p for p in parts if p["sections"]],
+        sections=sections,
+        body={s.id: place_figures(bodies[s.id]) for s in sections},
+        css=css,
+        scripts=scripts,
+    )

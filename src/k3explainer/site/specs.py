@@ -1,0 +1,106 @@
+"""Figure specs: content/figures/<id>.yaml → FigureSpec, validated, every error with its line."""
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from .errors import Diagnostics
+from .validate import validate
+from .yamlmarks import Marked, YamlProblem, load
+
+FIGURE_ID = r"^fig-\d\d[a-z]?$"
+
+
+class Constant(BaseModel):
+    """Where a constant shown by a figure comes from."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    provenance: Literal["source", "illustrative"]
+    fact: str | None = None
+    note: str | None = None
+
+
+class FigureSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=FIGURE_ID)
+    label: str = Field(pattern=r"^FIG \d\d[a-z]?$")
+    title: str = Field(min_length=3)
+    caption: str = Field(min_length=10)
+    how_to: str = Field(min_length=5)
+    alt: str = Field(min_length=20)
+    component: str = Field(pattern=r"^fig-\d\d[a-z]?-[a-z0-9-]+$")
+    builder: str = Field(pattern=r"^fig_\d\d[a-z]?_[a-z0-9_]+$")
+    pending: StrictBool = False
+    plotly: StrictBool = False
+    height: StrictInt = Field(ge=120, le=2000)
+    params: dict[str, Any] = Field(default_factory=dict)
+    constants: list[Constant] = Field(default_factory=list)
+
+
+@dataclass
+class Spec:
+    """A validated spec and where it came from."""
+
+    model: FigureSpec
+    path: Path
+    marked: Marked
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    def where(self, *loc) -> tuple[int, int]:
+        return self.marked.where(loc)
+
+
+def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
+    specs: dict[str, Spec] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
+            continue
+        if not text.strip():
+            diags.add(path, 1, 1, "empty figure spec")
+            continue
+        try:
+            marked = load(text)
+        except YamlProblem as e:
+            diags.add(path, e.line, e.col, e.message)
+            continue
+        if not isinstance(marked.data, dict):
+            diags.add(path, 1, 1, "a figure spec must be a mapping of fields")
+            continue
+        model = validate(FigureSpec, marked, path, diags)
+        if model is None:
+            continue
+        if path.stem != model.id:
+            diags.add(path, *marked.where(("id",)), f"id {model.id!r} does not match the file name {path.name!r}")
+        if model.id in specs:
+            diags.add(path, *marked.where(("id",)), f"duplicate figure id {model.id!r} (also {specs[model.id].path.name})")
+            continue
+        specs[model.id] = Spec(model, path, marked)
+    return specs
+
+
+def check_parts(specs: dict[str, Spec], static_dir: Path, facts, diags: Diagnostics) -> None:
+    """Each live figure's builder and component exist; every fact a spec cites exists."""
+    for spec in specs.values():
+        m = spec.model
+        if not m.pending:
+            if importlib.util.find_spec(f"k3explainer.figures.{m.builder}") is None:
+                diags.add(spec.path, *spec.where("builder"),
+                          f"unknown builder {m.builder!r}: no module src/k3explainer/figures/{m.builder}.py")
+            if not (static_dir / "js" / "figures" / f"{m.component}.js").is_file():
+                diags.add(spec.path, *spec.where("component"),
+                          f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js")
+        for i, c in enumerate(m.constants):
+            if c.fact is not None and c.fact not in facts:
+                diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")

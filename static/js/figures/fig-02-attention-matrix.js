@@ -1,0 +1,113 @@
+/* FIG 02 · Causal attention matrix: pick a query row (hover, click/tap, arrow keys) and read
+ * every stage of its computation — query, visible keys, raw and scaled scores, mask, softmax
+ * weights and the output — all computed at build time by causal_softmax_attention. */
+K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
+  "use strict";
+  var W = window.K3W, el = W.el;
+  var T = data.tokens.length;
+  var label = function (t) { return (t + 1) + " " + data.tokens[t]; };
+  var state = ctx.state.get();
+  var row = clampRow(state.row === undefined ? T - 1 : +state.row);
+
+  function clampRow(r) { return isFinite(r) ? Math.max(0, Math.min(T - 1, Math.round(r))) : T - 1; }
+
+  var chooser = W.choice({
+    label: "Query row",
+    options: data.tokens.map(function (tok, t) { return { value: t, text: tok, aria: "Query " + label(t) }; }),
+    value: row,
+    onChange: function (t, how) { select(t, how); },
+  });
+  var plot = el("div", { class: "f02-plot", role: "img", "data-sym": "att-softmax",
+    "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
+
+  var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
+  var qView = W.matrix({ caption: "query q", cols: dims(), rows: [""], digits: 2, sym: "att-q" });
+  var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(), rows: cols, digits: 2, sym: "att-k" });
+  var stages = W.matrix({
+    caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
+    rows: ["q·k", "× 1/√d", "+ mask", "softmax"],
+  });
+  var outView = W.matrix({ caption: "output Σ w·v", cols: dims(), rows: [""], digits: 3, sym: "att-out" });
+  var sum = el("p", { class: "f02-sum" });
+  ["att-scores", "att-scale", "att-mask", "att-softmax"].forEach(function (sym, i) {
+    stages.node.tBodies[0].rows[i].setAttribute("data-sym", sym);
+  });
+
+  mount.appendChild(el("div", { class: "f02" },
+    el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
+    el("div", { class: "f02-grid" },
+      el("div", { class: "f02-left" }, plot),
+      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "f02-scroll" }, stages.node), sum,
+        el("div", { class: "f02-kv" }, kView.node, outView.node)))));
+
+  function dims() { var a = []; for (var i = 0; i < data.d_k; i++) a.push("d" + (i + 1)); return a; }
+
+  function paintPanel() {
+    var hidden = function (s) { return s > row; };
+    var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
+    qView.update([data.q[row]]);
+    kView.update(data.k.map(function (k, s) { return hidden(s) ? k.map(function () { return "—"; }) : k; }),
+      { masked: hidden });
+    stages.update([
+      shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
+      shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"),
+    ], {
+      masked: function (i, s) { return hidden(s); },
+      style: function (td, v, i, s) { if (i === 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
+    });
+    outView.update([data.output[row]]);
+    var total = data.weights[row].slice(0, row + 1).reduce(function (a, b) { return a + b; }, 0);
+    sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
+      ", weights sum to " + W.fmt(total, 3) + ".";
+  }
+
+  function narrate() {
+    var w = data.weights[row], best = 0;
+    for (var s = 1; s <= row; s++) if (w[s] > w[best]) best = s;
+    ctx.narrate("Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
+      "; the largest weight, " + W.fmt(w[best], 2) + ", goes to " + label(best) + ".");
+  }
+
+  var Plotly;
+  function shapes() {
+    return [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: row - 0.5, y1: row + 0.5,
+      line: { color: css("--accent"), width: 3 }, fillcolor: "rgba(0,0,0,0)" }];
+  }
+  function select(t, how) {
+    t = clampRow(t);
+    if (t === row && how !== "restore") return;
+    row = t;
+    chooser.set(row);
+    paintPanel();
+    narrate();
+    if (Plotly) Plotly.relayout(plot, { shapes: shapes() });
+    if (how !== "restore") ctx.state.set({ row: row }, { push: how === "click" || how === "key" });
+  }
+  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+
+  paintPanel();
+  narrate();
+  return ctx.plotly().then(function (P) {
+    Plotly = P;
+    var z = data.weights.map(function (r, t) { return r.map(function (w, s) { return s <= t ? w : null; }); });
+    var ink = css("--ink");
+    return Plotly.newPlot(plot, [{
+      type: "heatmap", z: z, x: cols, y: cols, zmin: 0, zmax: 1, hoverongaps: false,
+      colorscale: [[0, css("--heat-lo")], [1, css("--heat-hi")]], showscale: false,
+      texttemplate: "%{z:.2f}", textfont: { size: 11 },
+      hovertemplate: "query %{y}<br>key %{x}<br>weight %{z:.3f}<extra></extra>",
+    }], {
+      margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
+      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
+      font: { family: getComputedStyle(mount).fontFamily, color: ink, size: 11 },
+      xaxis: { side: "top", tickangle: 0, fixedrange: true, title: { text: "" } },
+      yaxis: { autorange: "reversed", fixedrange: true },
+      shapes: shapes(), dragmode: false,
+    }, { displayModeBar: false, responsive: true }).then(function () {
+      plot.on("plotly_hover", function (ev) { select(ev.points[0].pointIndex[0], "hover"); });
+      plot.on("plotly_click", function (ev) { select(ev.points[0].pointIndex[0], "click"); });
+    });
+  }).then(function () {
+    return { restore: function (s) { select(s.row === undefined ? T - 1 : +s.row, "restore"); } };
+  });
+});

@@ -1,0 +1,206 @@
+/* k3explainer runtime: everything cross-cutting, so figure components stay small.
+ *
+ * - a registry: components call K3.register(name, init); data files call K3.data(id, data)
+ * - lazy init: a figure's data, component (and Plotly, once) load when it nears the viewport
+ * - URL hash state: "#deltanet&fig-02.row=3&fig-06.step=2" — an anchor plus per-figure keys
+ * - symbol links: elements sharing data-sym light up together (equations ↔ figures)
+ * - the journey strip: jump to a stage, highlight the stage being read
+ * Scripts are classic and loaded by <script src> so the site also works from file://.
+ */
+(function () {
+  "use strict";
+  var K3 = (window.K3 = window.K3 || {});
+  var components = {};
+  var datasets = {};
+  var instances = {};
+  var scripts = {};
+  var motion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  K3.register = function (name, init) { components[name] = init; };
+  K3.data = function (id, data) { datasets[id] = data; };
+  K3.reducedMotion = function () { return motion.matches; };
+
+  function loadScript(src) {
+    if (!scripts[src]) {
+      scripts[src] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = src;
+        s.onload = resolve;
+        s.onerror = function () { reject(new Error("could not load " + src)); };
+        document.head.appendChild(s);
+      });
+    }
+    return scripts[src];
+  }
+  K3.plotly = function () { return loadScript("vendor/plotly.min.js").then(function () { return window.Plotly; }); };
+
+  /* ---------- URL hash state ---------- */
+  function readHash() {
+    var params = new URLSearchParams(location.hash.slice(1));
+    var anchor = null, state = {};
+    params.forEach(function (value, key) {
+      var dot = key.indexOf(".");
+      if (dot < 0) { if (value === "") anchor = key; return; }
+      var fig = key.slice(0, dot);
+      (state[fig] = state[fig] || {})[key.slice(dot + 1)] = value;
+    });
+    return { anchor: anchor, state: state };
+  }
+  function writeHash(anchor, state, push) {
+    var parts = anchor ? [encodeURIComponent(anchor)] : [];
+    Object.keys(state).sort().forEach(function (fig) {
+      Object.keys(state[fig]).sort().forEach(function (k) {
+        parts.push(encodeURIComponent(fig + "." + k) + "=" + encodeURIComponent(state[fig][k]));
+      });
+    });
+    var url = location.pathname + location.search + (parts.length ? "#" + parts.join("&") : "");
+    if (url === location.pathname + location.search + location.hash) return;
+    try {
+      history[push ? "pushState" : "replaceState"](null, "", url);
+    } catch (e) { /* file:// in some browsers forbids history writes; state still works in-page */ }
+  }
+  function figureState(id) {
+    return {
+      get: function () { return readHash().state[id] || {}; },
+      set: function (values, opts) {
+        var h = readHash();
+        var mine = {};
+        Object.keys(values).forEach(function (k) {
+          if (values[k] !== null && values[k] !== undefined && values[k] !== "") mine[k] = String(values[k]);
+        });
+        h.state[id] = mine;
+        if (!Object.keys(mine).length) delete h.state[id];
+        writeHash(h.anchor, h.state, opts && opts.push);
+      },
+    };
+  }
+  window.addEventListener("popstate", function () {
+    var state = readHash().state;
+    Object.keys(instances).forEach(function (id) {
+      var inst = instances[id];
+      if (inst && inst.restore) inst.restore(state[id] || {});
+    });
+  });
+
+  /* ---------- figures ---------- */
+  function fail(fig, err) {
+    console.error("[" + fig.id + "]", err);
+    var mount = fig.querySelector(".fig-mount");
+    if (mount) {
+      mount.removeAttribute("aria-busy");
+      mount.innerHTML = "";
+      var p = document.createElement("p");
+      p.className = "fig-error";
+      p.textContent = "This figure could not start: " + err.message;
+      mount.appendChild(p);
+    }
+  }
+  function initFigure(fig) {
+    var id = fig.id;
+    var needs = [loadScript("assets/widgets.js"), loadScript(fig.dataset.src)];
+    if (fig.dataset.plotly) needs.push(K3.plotly());
+    return Promise.all(needs)
+      .then(function () { return loadScript(fig.dataset.componentSrc); })
+      .then(function () {
+        var init = components[fig.dataset.component];
+        if (!init) throw new Error("component " + fig.dataset.component + " did not register");
+        var mount = fig.querySelector(".fig-mount");
+        var live = fig.querySelector(".fig-live");
+        var ctx = {
+          id: id,
+          figure: fig,
+          state: figureState(id),
+          narrate: function (text) { live.textContent = text; },
+          reducedMotion: K3.reducedMotion,
+          plotly: K3.plotly,
+        };
+        return Promise.resolve(init(mount, datasets[id], ctx)).then(function (inst) {
+          instances[id] = inst || {};
+          mount.removeAttribute("aria-busy");
+          fig.dataset.ready = "true";
+        });
+      })
+      .catch(function (err) { fail(fig, err); });
+  }
+  K3.initAll = function () {  // used by tests and print: start every figure now
+    return Promise.all([].map.call(document.querySelectorAll("figure[data-src]:not([data-ready])"), initFigure));
+  };
+
+  function watchFigures() {
+    var figs = document.querySelectorAll("figure[data-src]");
+    if (!("IntersectionObserver" in window)) { K3.initAll(); return; }
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { io.unobserve(e.target); initFigure(e.target); }
+      });
+    }, { rootMargin: "400px 0px" });
+    [].forEach.call(figs, function (f) { io.observe(f); });
+  }
+
+  /* ---------- symbol links: equations ↔ figures ---------- */
+  var lit = null;
+  K3.highlight = function (name) {
+    if (lit === name) return;
+    [].forEach.call(document.querySelectorAll(".sym-on"), function (el) { el.classList.remove("sym-on"); });
+    lit = name || null;
+    if (!lit) return;
+    [].forEach.call(document.querySelectorAll('[data-sym="' + CSS.escape(lit) + '"]'), function (el) { el.classList.add("sym-on"); });
+  };
+  function symOf(target) {
+    var el = target && target.closest ? target.closest("[data-sym]") : null;
+    return el ? el.getAttribute("data-sym") : null;
+  }
+  document.addEventListener("pointerover", function (e) { K3.highlight(symOf(e.target)); });
+  document.addEventListener("focusin", function (e) { K3.highlight(symOf(e.target)); });
+  document.addEventListener("focusout", function () { K3.highlight(null); });
+
+  /* ---------- journey strip and in-page links ---------- */
+  function goTo(id, push) {
+    var target = document.getElementById(id);
+    if (!target) return;
+    target.scrollIntoView({ behavior: K3.reducedMotion() ? "auto" : "smooth", block: "start" });
+    var heading = target.querySelector("h2") || target;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    writeHash(id, readHash().state, push);
+  }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest('a[href^="#"]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey) return;
+    var id = decodeURIComponent(a.getAttribute("href").slice(1));
+    if (!id || !document.getElementById(id) || a.classList.contains("skip-link")) return;
+    e.preventDefault();
+    goTo(id, true);
+  });
+  function watchJourney() {
+    var links = {};
+    [].forEach.call(document.querySelectorAll("[data-journey]"), function (a) { links[a.dataset.journey] = a; });
+    var visible = {};
+    var current = null;
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { visible[e.target.id] = e.isIntersecting; });
+      var first = [].find.call(document.querySelectorAll("section.section"), function (s) { return visible[s.id]; });
+      if (!first || first.id === current) return;
+      if (current && links[current]) links[current].removeAttribute("aria-current");
+      current = first.id;
+      var link = links[current];
+      if (link) {
+        link.setAttribute("aria-current", "true");
+        var strip = link.closest(".journey-list");
+        var left = link.offsetLeft - strip.clientWidth / 2 + link.clientWidth / 2;
+        strip.scrollTo({ left: left, behavior: K3.reducedMotion() ? "auto" : "smooth" });
+      }
+    }, { rootMargin: "-30% 0px -60% 0px" });
+    [].forEach.call(document.querySelectorAll("section.section"), function (s) { io.observe(s); });
+  }
+
+  function start() {
+    watchFigures();
+    watchJourney();
+    var anchor = readHash().anchor;
+    if (anchor && document.getElementById(anchor)) document.getElementById(anchor).scrollIntoView();
+    window.addEventListener("beforeprint", function () { K3.initAll(); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,1 @@
+"""k3explainer: static-site generator for the interactive article "From GPT-2 to Kimi K3"."""

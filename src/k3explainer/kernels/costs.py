@@ -1,0 +1,149 @@
+"""Cost models for the cost and complexity figures (FIG 03, 04, 09, 15, 15b, 16).
+
+Plain functions of explicit arguments; N may be a numpy array (vectorised). Units:
+* elements — numbers stored or moved (multiply by bytes per element for bytes);
+* multiply-adds (madds) — one a·b + c;
+* FLOPs — 2 per multiply-add (the Kimi Linear report's convention, KL §6.3).
+Causal attention touches N(N+1)/2 ≈ N²/2 query-key pairs; the formulas use N²/2.
+These are asymptotic counts with ILLUSTRATIVE constants, not GPU time (decode is bandwidth-bound).
+"""
+import numpy as np
+
+# --- softmax attention as a function of N (FIG 03, 04); D = heads·d_head ----------------------
+
+
+def score_cells(N):
+    """N² query-key score cells per head per layer: what training materialised before FlashAttention."""
+    return np.asarray(N) ** 2
+
+
+def prefill_attention_flops(N, D):
+    """FLOPs per layer to prefill N tokens: QKᵀ and PV over the causal triangle,
+    2 products × N²/2 pairs × D madds × 2 = 2·N²·D (KL eq. 14: 2T²d per head)."""
+    return 2 * np.asarray(N) ** 2 * D
+
+
+def decode_step_flops(N, D):
+    """FLOPs per layer for one decode step against N cached tokens: q·k and p·v, 4·N·D."""
+    return 4 * np.asarray(N) * D
+
+
+def decode_step_reads(N, D):
+    """Elements read per layer per decode step: the whole K and V cache, 2·N·D."""
+    return 2 * np.asarray(N) * D
+
+
+def decode_step_writes(D):
+    """Elements appended per layer per decode step: one key and one value, 2·D."""
+    return 2 * D
+
+
+def kv_cache_elements(N, D, layers=1):
+    """KV cache elements for N tokens: 2·N·D·layers (D = H_kv·d_head)."""
+    return 2 * np.asarray(N) * D * layers
+
+
+# --- chunked linear attention / KDA (FIG 15b) -------------------------------------------------
+
+
+def chunked_linear_madds(T, d, C):
+    """Chunked linear attention, per head: 2·T·d² (state work) + 2·T·C·d (within-chunk) madds.
+    C = 1 is the recurrence; C = T is quadratic attention."""
+    return 2 * np.asarray(T) * d**2 + 2 * np.asarray(T) * C * d
+
+
+def chunk_cost_per_token(C, d):
+    """Per token per head: 2·d² + 2·C·d madds (chunked_linear_madds with T = 1)."""
+    return chunked_linear_madds(1, d, np.asarray(C))
+
+
+def kda_chunked_flops(T, d, C=64):
+    """KDA chunked forward per head, Kimi Linear eq. 13: 6·T·d² + 3·T·C·d + T·C² FLOPs."""
+    T, C = np.asarray(T), np.asarray(C)
+    return 6 * T * d**2 + 3 * T * C * d + T * C**2
+
+
+# --- per-layer decode memory (FIG 09) ---------------------------------------------------------
+
+
+def mla_decode_memory(N, d_c, d_r=0):
+    """MLA latent cache per layer: N·(d_c + d_r) elements, grows with N."""
+    return np.asarray(N) * (d_c + d_r)
+
+
+def kda_decode_memory(heads, d_h):
+    """KDA (any delta-rule / linear layer) state per layer: heads·d_h² elements, constant in N."""
+    return heads * d_h**2
+
+
+def stack_decode_memory(layout, N, *, kda_heads, d_h, d_c, d_r=0):
+    """Decode memory per layer for a stack `layout` (sequence of "kda" / "mla"): [n_layers, *N.shape]
+    elements. Sum over axis 0 for the total."""
+    kda = np.broadcast_to(kda_decode_memory(kda_heads, d_h), np.shape(N))
+    return np.stack([mla_decode_memory(N, d_c, d_r) if kind == "mla" else kda for kind in layout])
+
+
+# --- mechanism × phase (FIG 15, 16) -----------------------------------------------------------
+
+MECHANISMS = ("softmax", "flash", "linear", "kda", "mla", "hybrid")
+
+
+def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=64):
+    """Per-layer cost of one attention mechanism in one phase, with N tokens of context.
+
+    mechanism: "softmax" (materialised scores + KV cache), "flash" (FlashAttention: same FLOPs,
+    scores never stored), "linear" (elu+1 linear attention), "kda" (chunked delta rule / KDA),
+    "mla" (latent cache; naive form for prefill, absorbed for decode), "hybrid" (3/4 KDA +
+    1/4 MLA per layer, the 3:1 stack averaged). phase: "prefill" (process N tokens) or "decode"
+    (one new token, N in context). Returns a dict of:
+      flops — FLOPs;
+      reads — elements read: prefill, the operator's inputs (q, k, v [, gates]; + the score
+              matrix read back when materialised); decode, the cache or state;
+      kept  — elements that persist after the phase (KV cache, latent cache or state);
+      peak  — kept + transient elements held during the phase (the N² scores for softmax prefill).
+    All heads of the layer: D = heads·d_h; MLA keeps one latent per token shared by all heads.
+    """
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"unknown mechanism {mechanism!r}")
+    N = np.asarray(N, dtype=np.float64)
+    D = heads * d_h
+    if mechanism == "hybrid":
+        kda, mla = (mechanism_costs(m, phase, N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C)
+                    for m in ("kda", "mla"))
+        return {key: 0.75 * kda[key] + 0.25 * mla[key] for key in kda}
+    state = np.full_like(N, kda_decode_memory(heads, d_h))  # constant in N
+    latent = mla_decode_memory(N, d_c, d_r)
+    if phase == "prefill":
+        scores = heads * N**2 if mechanism == "softmax" else np.zeros_like(N)
+        flops, reads, kept = {
+            "softmax": (prefill_attention_flops(N, D), 3 * N * D + scores, kv_cache_elements(N, D)),
+            "flash": (prefill_attention_flops(N, D), 3 * N * D, kv_cache_elements(N, D)),
+            "linear": (2 * heads * chunked_linear_madds(N, d_h, C), 3 * N * D, state),
+            "kda": (heads * kda_chunked_flops(N, d_h, C), 4 * N * D + heads * N, state),  # + g [N, D], β [N, H]
+            # naive form: q·k over d_h + d_r and p·v over d_h, causal
+            "mla": (N**2 * heads * (2 * d_h + d_r), N * (heads * (d_h + d_r) + d_c + d_r), latent),
+        }[mechanism]
+        return dict(flops=flops, reads=reads, kept=kept, peak=kept + scores)
+    if phase == "decode":
+        flops, reads, kept = {
+            "softmax": (decode_step_flops(N, D), decode_step_reads(N, D), kv_cache_elements(N, D)),
+            "flash": (decode_step_flops(N, D), decode_step_reads(N, D), kv_cache_elements(N, D)),
+            "linear": (np.full_like(N, 4 * heads * d_h**2), state, state),  # write k vᵀ, read Sᵀq
+            # decay d², delta read 2d², rank-one write 2d², read-out 2d² (facts: "~6-7 d_k d_v")
+            "kda": (np.full_like(N, 7 * heads * d_h**2), state, state),
+            # absorbed: scores over d_c + d_r, sum over d_c, plus folding W_UK in and W_UV out
+            "mla": (2 * N * heads * (2 * d_c + d_r) + 4 * heads * d_c * d_h, latent, latent),
+        }[mechanism]
+        return dict(flops=flops, reads=reads, kept=kept, peak=kept)
+    raise ValueError(f"unknown phase {phase!r}")
+
+
+def complexity_curves(N, *, d_h=128, layers=32, d_c=32, d_r=0, C=64, heads=1):
+    """FIG 15: for every mechanism, compute (prefill FLOPs over N tokens) and memory (peak
+    elements) vs N, summed over `layers` identical layers. Defaults are the figure's ILLUSTRATIVE
+    constants d_h = 128, L = 32 layers, d_c = 32, C = 64."""
+    curves = {}
+    for m in MECHANISMS:
+        c = mechanism_costs(m, "prefill", N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C)
+        curves[m] = dict(compute=layers * c["flops"], memory=layers * c["peak"])
+    return curves

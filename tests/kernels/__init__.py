@@ -1,0 +1,1 @@
+"""Tests for k3explainer.kernels."""

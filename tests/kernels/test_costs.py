@@ -1,0 +1,100 @@
+import numpy as np
+import pytest
+
+from k3explainer.kernels import (
+    MECHANISMS,
+    chunk_cost_per_token,
+    chunked_linear_madds,
+    complexity_curves,
+    decode_step_flops,
+    decode_step_reads,
+    decode_step_writes,
+    hybrid_layout,
+    kda_chunked_flops,
+    kda_decode_memory,
+    kv_cache_elements,
+    mechanism_costs,
+    mla_cache_per_token,
+    mla_decode_memory,
+    prefill_attention_flops,
+    score_cells,
+    stack_decode_memory,
+)
+
+N = np.array([16, 1024, 8192, 1_048_576])
+
+
+def test_softmax_costs_hand_values_and_vectorised():
+    np.testing.assert_array_equal(score_cells(N), N.astype(np.int64) ** 2)
+    assert score_cells(1024) == 1_048_576
+    assert decode_step_reads(1024, 768) == 2 * 1024 * 768 and decode_step_writes(768) == 1536
+    assert kv_cache_elements(1024, 768, layers=12) == 2 * 1024 * 768 * 12
+    assert prefill_attention_flops(10, 4) == 800 and decode_step_flops(10, 4) == 160
+    assert prefill_attention_flops(N, 64).shape == N.shape
+
+
+def test_decoding_every_token_sums_to_the_prefill_cost():
+    n = np.arange(1, 513)
+    total = decode_step_flops(n, 64).sum()  # 2·N(N+1)·D: the causal triangle incl. the diagonal
+    assert total == 2 * 512 * 513 * 64
+    assert total / prefill_attention_flops(512, 64) == pytest.approx(1 + 1 / 512)
+
+
+def test_chunk_costs():
+    d = 128
+    assert chunk_cost_per_token(1, d) == 2 * d * d + 2 * d
+    assert chunk_cost_per_token(64, d) == 2 * d * d + 2 * 64 * d
+    C = np.array([1, 64, 128])
+    np.testing.assert_array_equal(chunk_cost_per_token(C, d), 2 * d * d + 2 * C * d)
+    assert chunked_linear_madds(100, d, 100) == 2 * 100 * d * d + 2 * 100**2 * d  # C = T: quadratic term T²
+    assert kda_chunked_flops(1, 128, 64) == 126_976
+    assert kda_chunked_flops(1000, 128) == 1000 * 126_976
+
+
+def test_decode_memory_k3_stack():
+    layout = hybrid_layout(93)
+    per_layer = stack_decode_memory(layout, 8192, kda_heads=96, d_h=128, d_c=512, d_r=64)
+    assert per_layer.shape == (93,)
+    kda_total = 69 * kda_decode_memory(96, 128)
+    assert kda_total == 108_527_616  # ~108.5M state elements per sequence
+    assert per_layer.sum() == kda_total + 24 * 8192 * 576
+    assert 24 * mla_cache_per_token(512, 64) == 13_824
+    assert kda_total / 13_824 == pytest.approx(7850, abs=1)  # the MLA cache of ~7,850 tokens
+    curve = stack_decode_memory(layout, N, kda_heads=96, d_h=128, d_c=512, d_r=64)
+    assert curve.shape == (93, len(N))
+    np.testing.assert_array_equal(curve[0], kda_decode_memory(96, 128))
+    np.testing.assert_array_equal(curve[3], mla_decode_memory(N, 512, 64))
+
+
+def test_mechanism_costs_relations():
+    kw = dict(d_h=128, heads=4, d_c=64, C=64)
+    for phase in ("prefill", "decode"):
+        c = {m: mechanism_costs(m, phase, N, **kw) for m in MECHANISMS}
+        for key in c["kda"]:
+            np.testing.assert_allclose(c["hybrid"][key], 0.75 * c["kda"][key] + 0.25 * c["mla"][key])
+        np.testing.assert_array_equal(c["flash"]["flops"], c["softmax"]["flops"])
+        np.testing.assert_array_equal(c["kda"]["kept"], 4 * 128**2)  # constant in N
+        np.testing.assert_array_equal(c["mla"]["kept"], N * 64)
+    pre = {m: mechanism_costs(m, "prefill", N, **kw) for m in MECHANISMS}
+    assert np.all(pre["softmax"]["peak"] - pre["flash"]["peak"] == 4 * N.astype(float) ** 2)
+    dec = {m: mechanism_costs(m, "decode", N, **kw) for m in MECHANISMS}
+    np.testing.assert_array_equal(dec["softmax"]["reads"], decode_step_reads(N, 4 * 128))
+    np.testing.assert_array_equal(dec["mla"]["reads"], N * 64)
+    np.testing.assert_array_equal(dec["kda"]["flops"], 7 * 4 * 128**2)
+    with pytest.raises(ValueError):
+        mechanism_costs("kda", "train", N)
+    with pytest.raises(ValueError):
+        mechanism_costs("mamba", "decode", N)
+
+
+def test_complexity_curves_scaling():
+    c = complexity_curves(np.array([1e4, 2e4, 1e6]))  # d_h 128, L 32, d_c 32, C 64
+    assert set(c) == set(MECHANISMS)
+    ratio = {m: c[m]["compute"][1] / c[m]["compute"][0] for m in c}
+    assert ratio["softmax"] == ratio["flash"] == 4.0 and ratio["mla"] == 4.0
+    assert ratio["linear"] == ratio["kda"] == 2.0
+    assert c["kda"]["compute"][0] == 32 * kda_chunked_flops(1e4, 128, 64)
+    assert c["kda"]["memory"][0] == c["kda"]["memory"][2] == 32 * 128**2
+    assert c["mla"]["memory"][2] == 32 * 1e6 * 32
+    big = {m: c[m]["memory"][2] for m in c}
+    assert big["softmax"] > big["flash"] > big["mla"] > big["hybrid"] > big["kda"]

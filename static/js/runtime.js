@@ -117,6 +117,7 @@
         return Promise.resolve(init(mount, datasets[id], ctx)).then(function (inst) {
           instances[id] = inst || {};
           mount.removeAttribute("aria-busy");
+          focusableScrollers();
           fig.dataset.ready = "true";
         });
       })
@@ -194,7 +195,22 @@
     [].forEach.call(document.querySelectorAll("section.section"), function (s) { io.observe(s); });
   }
 
+  /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard. */
+  function focusableScrollers() {
+    [].forEach.call(document.querySelectorAll(".math-block, .section table, .k3-scroll"), function (el) {
+      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute("tabindex", "0");
+      else el.removeAttribute("tabindex");
+    });
+  }
+  K3.focusableScrollers = focusableScrollers;
+
   function start() {
+    focusableScrollers();
+    var resizeTimer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(focusableScrollers, 150);
+    });
     watchFigures();
     watchJourney();
     var anchor = readHash().anchor;

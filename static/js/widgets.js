@@ -150,16 +150,18 @@
   };
 
   /* A numeric matrix (or vector, as one row) as a table; string entries are shown as they are.
-   * opts: {caption, rows: [labels], cols: [labels], digits, sym}; update(values, {masked, changed, style}) */
+   * opts: {caption, rows: [labels] (omit for a vector), cols: [labels], corner, digits, sym};
+   * update(values, {masked, changed, style}) */
   W.matrix = function (opts) {
     var table = W.el("table", { class: "k3-matrix", "data-sym": opts.sym });
     if (opts.caption) table.appendChild(W.el("caption", { text: opts.caption }));
-    var head = W.el("tr", {}, W.el("th", { scope: "col", "aria-label": opts.corner || "" }, opts.corner || ""));
+    var labelled = !!opts.rows;  // without row labels the table is a single vector
+    var head = W.el("tr", {}, !labelled ? null : opts.corner ? W.el("th", { scope: "col", text: opts.corner }) : W.el("td"));
     (opts.cols || []).forEach(function (c) { head.appendChild(W.el("th", { scope: "col", text: c })); });
     table.appendChild(W.el("thead", {}, head));
     var body = table.appendChild(W.el("tbody"));
-    var cells = (opts.rows || [""]).map(function (r) {
-      var tr = body.appendChild(W.el("tr", {}, W.el("th", { scope: "row", text: r })));
+    var cells = (opts.rows || [null]).map(function (r) {
+      var tr = body.appendChild(W.el("tr", {}, labelled ? W.el("th", { scope: "row", text: r }) : null));
       return (opts.cols || []).map(function () { return tr.appendChild(W.el("td")); });
     });
     function update(values, marks) {

@@ -108,7 +108,9 @@ def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str],
 
 def _scan_inline(children, line, out, facts, symbols, diags):
     for child in children:
-        if child.type in MATH_TYPES:
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1  # inline tokens carry no line of their own: count the breaks
+        elif child.type in MATH_TYPES:
             _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
         elif child.type == "fact_ref" and child.meta["key"] not in facts:
             diags.add(out.path, line, 1, f"unknown fact {child.meta['key']!r} in {{{{{child.meta['key']}}}}}")
@@ -187,17 +189,14 @@ def _math_html(env: dict, tex: str, display: bool) -> str:
 
 
 def _install_renderers(md: MarkdownIt) -> None:
-    rules = md.renderer.rules
-
     def math_inline(self, tokens, idx, options, env):
         return _math_html(env, tokens[idx].content, tokens[idx].type == "math_inline_double")
 
     def math_block(self, tokens, idx, options, env):
         tex = tokens[idx].content
-        chips = "".join(
-            f'<button type="button" class="sym-chip" data-sym="{escape(name)}" '
-            f'aria-label="{escape(env["symbols"].get(name, name))}" title="{escape(env["symbols"].get(name, name))}">'
-            f"{_math_html(env, sub, False)}</button>"
+        chips = "".join(  # unknown names were reported by scan(); only known ones get here
+            f'<button type="button" class="sym-chip" data-sym="{escape(name)}" title="{escape(env["symbols"][name])}">'
+            f'{_math_html(env, sub, False)}<span class="visually-hidden">: {escape(env["symbols"][name])}</span></button>'
             for name, sub in dict.fromkeys(sym_parts(tex))
         )
         chips = f'<div class="sym-chips" role="group" aria-label="Symbols in this equation">{chips}</div>' if chips else ""
@@ -208,9 +207,11 @@ def _install_renderers(md: MarkdownIt) -> None:
         facts: Facts = env["facts"]
         return fact_html(facts[key], _next_cite(env)) if key in facts else escape(key)
 
-    def heading_open(self, tokens, idx, options, env):
+    def heading(self, tokens, idx, options, env):
         tok = tokens[idx]
-        if tok.attrGet("id"):
+        # the page's h1 is the title and each section's h2 its heading, so `##` in a section is an h3
+        tok.tag = f"h{min(int(tok.tag[1]) + 1, 6)}"
+        if tok.type == "heading_open" and tok.attrGet("id"):
             tok.attrSet("id", f"{env['doc_id']}-{tok.attrGet('id')}")
         return self.renderToken(tokens, idx, options, env)
 
@@ -225,23 +226,24 @@ def _install_renderers(md: MarkdownIt) -> None:
                 # the citation closes the box; a stack because claims may nest in other directives
                 env.setdefault("claims", []).append(
                     f'<p class="claim-cite">{escape(fact.source)}</p>' if fact else "")
-                label = "Sourced claim" if fact else "Illustrative simplification"
-                return (f'<aside class="claim claim-{prov}" aria-label="{label}">'
+                return (f'<div class="claim claim-{prov}" role="note">'
                         f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n')
             if kind == "vs":
                 return '<div class="vs" role="group" aria-label="Comparison">\n'
             if kind == "side":
-                return f'<section class="vs-side"><h4 class="vs-title">{escape(arg)}</h4>\n'
-            return f'<aside class="callout" aria-label="{escape(arg)}"><p class="callout-title">{escape(arg)}</p>\n'
+                return f'<section class="vs-side"><h3 class="vs-title">{escape(arg)}</h3>\n'
+            return f'<div class="callout" role="note"><p class="callout-title">{escape(arg)}</p>\n'
 
         def close(self, tokens, idx, options, env):
             if kind == "claim":
-                return f"</div>{env['claims'].pop()}</aside>\n"
-            return {"figure": "", "vs": "</div>\n", "side": "</section>\n", "callout": "</aside>\n"}[kind]
+                return f"</div>{env['claims'].pop()}</div>\n"
+            return {"figure": "", "vs": "</div>\n", "side": "</section>\n", "callout": "</div>\n"}[kind]
 
         return open_, close
 
+    rules = dict(math_inline=math_inline, math_inline_double=math_inline, math_block=math_block,
+                 math_block_label=math_block, fact_ref=fact_ref, heading_open=heading, heading_close=heading)
     for kind in DIRECTIVES:
         rules[f"container_{kind}_open"], rules[f"container_{kind}_close"] = container(kind)
-    rules.update(math_inline=math_inline, math_inline_double=math_inline, math_block=math_block,
-                 math_block_label=math_block, fact_ref=fact_ref, heading_open=heading_open)
+    for name, rule in rules.items():
+        md.add_render_rule(name, rule)

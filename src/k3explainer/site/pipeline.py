@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from markupsafe import Markup
+
 from .content import Section, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import load_facts
@@ -76,8 +78,10 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
         tokens = md.parseInline(spec.model.caption, env)
         line = spec.where("caption")[0]
         captions[fid] = (tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=line - 1))
-    _check_placements(sections, scans, specs, diags)
-    _check_links(sections, scans + [c[2] for c in captions.values()], specs, diags)
+    # a spec that failed validation was reported already; still count its id as known
+    figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
+    _check_placements(scans, specs, figure_ids, diags)
+    _check_links(sections, scans + [c[2] for c in captions.values()], figure_ids, diags)
 
     math_items = [(m, sc.path, line) for sc in scans + [c[2] for c in captions.values()] for m, line in sc.math]
     # the symbol chips under display equations show each tagged sub-expression on its own
@@ -95,7 +99,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     figure_bytes: dict[str, int] = {}
     for fid, spec in sorted(specs.items()):
         tokens, env, _ = captions[fid]
-        caption_html = md.renderer.render(tokens, md.options, {**env, **render_env(fid)})
+        caption_html = Markup(md.renderer.render(tokens, md.options, {**env, **render_env(fid)}))
         m = spec.model
         if m.pending:
             views[fid] = FigureView(spec, caption_html, None, None)
@@ -109,11 +113,9 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     files["assets/site.css"] = _concat_css(project.static / "css")
     files["assets/k3.js"] = (project.static / "js" / "runtime.js").read_bytes()
     files["assets/widgets.js"] = (project.static / "js" / "widgets.js").read_bytes()
-    katex_dist = project.node_modules / "katex" / "dist"
-    files["vendor/katex/katex.min.css"] = (katex_dist / "katex.min.css").read_bytes()
-    files.update(tree_files(katex_dist / "fonts", "vendor/katex/fonts", suffixes=(".woff2",)))
-    if any(not s.model.pending and s.model.plotly for s in specs.values()):
-        files["vendor/plotly.min.js"] = (project.node_modules / "plotly.js-cartesian-dist-min" / "plotly.min.js").read_bytes()
+    files["assets/favicon.svg"] = (project.static / "favicon.svg").read_bytes()
+    files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
+    diags.raise_if_any()
 
     css = ["vendor/katex/katex.min.css", "assets/site.css"]
     scripts = ["assets/k3.js"]
@@ -133,17 +135,34 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     return files, summary
 
 
+def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, bytes]:
+    """KaTeX's stylesheet and fonts, and Plotly when a live figure needs it, from node_modules."""
+    katex = project.node_modules / "katex" / "dist"
+    wanted = {"vendor/katex/katex.min.css": katex / "katex.min.css"}
+    if plotly:
+        wanted["vendor/plotly.min.js"] = project.node_modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"
+    files = {}
+    for rel, src in wanted.items():
+        if not src.is_file():
+            diags.add(src, 1, 1, "missing browser asset: run `npm ci --ignore-scripts`")
+        else:
+            files[rel] = src.read_bytes()
+    if (katex / "fonts").is_dir():
+        files.update(tree_files(katex / "fonts", "vendor/katex/fonts", suffixes=(".woff2",)))
+    return files
+
+
 def _concat_css(folder: Path) -> bytes:
     """site.css: the base sheets in name order, then each figure's own sheet."""
     sheets = sorted(folder.glob("*.css")) + sorted((folder / "figures").glob("*.css"))
     return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
 
 
-def _check_placements(sections: list[Section], scans, specs, diags: Diagnostics) -> None:
+def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) -> None:
     placed: dict[str, tuple] = {}
     for sc in scans:
         for fid, line in sc.figures:
-            if fid not in specs:
+            if fid not in figure_ids:
                 diags.add(sc.path, line, 1, f"unknown figure {fid!r}: no content/figures/{fid}.yaml")
             elif fid in placed:
                 diags.add(sc.path, line, 1, f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})")
@@ -154,8 +173,8 @@ def _check_placements(sections: list[Section], scans, specs, diags: Diagnostics)
             diags.add(spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
 
 
-def _check_links(sections: list[Section], scans, specs, diags: Diagnostics) -> None:
-    targets = {"article"} | {s.id for s in sections} | set(specs)
+def _check_links(sections: list[Section], scans, figure_ids: set[str], diags: Diagnostics) -> None:
+    targets = {"article"} | {s.id for s in sections} | figure_ids
     targets |= {f"{s.id}-{i}" for s, sc in zip(sections, scans) for i in sc.ids}
     for sc in scans:
         for href, line in sc.links:

@@ -19,7 +19,7 @@ class FigureView:
     """What the figure frame template needs about one figure."""
 
     spec: Spec
-    caption_html: str
+    caption_html: Markup  # rendered by our Markdown pipeline (raw HTML is off), safe to embed
     data_src: str | None  # None while pending
     component_src: str | None
 

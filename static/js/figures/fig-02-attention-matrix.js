@@ -21,13 +21,13 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
     "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
 
   var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
-  var qView = W.matrix({ caption: "query q", cols: dims(), rows: [""], digits: 2, sym: "att-q" });
-  var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(), rows: cols, digits: 2, sym: "att-k" });
+  var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
+  var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
   var stages = W.matrix({
     caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
     rows: ["q·k", "× 1/√d", "+ mask", "softmax"],
   });
-  var outView = W.matrix({ caption: "output Σ w·v", cols: dims(), rows: [""], digits: 3, sym: "att-out" });
+  var outView = W.matrix({ caption: "output Σ w·v", cols: dims(data.d_v), digits: 3, sym: "att-out" });
   var sum = el("p", { class: "f02-sum" });
   ["att-scores", "att-scale", "att-mask", "att-softmax"].forEach(function (sym, i) {
     stages.node.tBodies[0].rows[i].setAttribute("data-sym", sym);
@@ -36,11 +36,10 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
   mount.appendChild(el("div", { class: "f02" },
     el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
     el("div", { class: "f02-grid" },
-      el("div", { class: "f02-left" }, plot),
-      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "f02-scroll" }, stages.node), sum,
-        el("div", { class: "f02-kv" }, kView.node, outView.node)))));
+      el("div", { class: "f02-left" }, plot, kView.node),
+      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum, outView.node))));
 
-  function dims() { var a = []; for (var i = 0; i < data.d_k; i++) a.push("d" + (i + 1)); return a; }
+  function dims(n) { var a = []; for (var i = 0; i < n; i++) a.push("d" + (i + 1)); return a; }
 
   function paintPanel() {
     var hidden = function (s) { return s > row; };
@@ -100,8 +99,8 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
       margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
       paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
       font: { family: getComputedStyle(mount).fontFamily, color: ink, size: 11 },
-      xaxis: { side: "top", tickangle: 0, fixedrange: true, title: { text: "" } },
-      yaxis: { autorange: "reversed", fixedrange: true },
+      xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false },
+      yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false },
       shapes: shapes(), dragmode: false,
     }, { displayModeBar: false, responsive: true }).then(function () {
       plot.on("plotly_hover", function (ev) { select(ev.points[0].pointIndex[0], "hover"); });

@@ -1,0 +1,49 @@
+"""Helpers for browser tests: reach a figure, run axe-core, read numbers as the page shows them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def open_figure(page, site_url: str, fig_id: str, hash_: str = ""):
+    """Load the page (optionally with a state hash), scroll the figure in and wait until it is ready."""
+    page.goto(site_url + "index.html" + hash_)
+    fig = page.locator(f"#{fig_id}")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
+    return fig
+
+
+def axe_violations(page, selector: str | None = None) -> list[dict]:
+    """Serious or critical axe-core violations on the page (or inside one element).
+
+    axe is loaded from the page's own origin (the site fixture serves it) so the page's
+    Content-Security-Policy, which forbids inline scripts, stays on during the check."""
+    page.add_script_tag(url="/__test__/axe.min.js")
+    context = f"document.querySelector({selector!r})" if selector else "document"
+    result = page.evaluate(f"() => axe.run({context}, {{resultTypes: ['violations']}})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def shown_number(text: str) -> float:
+    """Parse a number as the page formats it (real minus sign, thousands separators)."""
+    return float(text.strip().replace("\u2212", "-").replace(",", ""))
+
+
+def shipped_data(site_dir: Path, fig_id: str) -> dict:
+    """The data file a figure received, as the browser saw it."""
+    import json
+
+    text = (site_dir / "data" / f"{fig_id}.js").read_text(encoding="utf-8")
+    prefix = f'K3.data("{fig_id}", '
+    assert text.startswith(prefix) and text.rstrip().endswith(");")
+    return json.loads(text[len(prefix): text.rstrip().rindex(")")])
+
+
+def cell_texts(locator) -> list[str]:
+    return [t.strip() for t in locator.all_inner_texts()]

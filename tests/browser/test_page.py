@@ -1,0 +1,59 @@
+"""The article page as a whole: sections, journey strip, lazy Plotly, symbol links, accessibility."""
+import re
+
+import pytest
+
+from .support import axe_violations
+
+pytestmark = pytest.mark.browser
+
+
+def test_page_loads_clean_with_all_sections_in_order(watched, site_url):
+    page, watch = watched
+    page.goto(site_url + "index.html")
+    numbers = page.locator("section.section").evaluate_all("els => els.map(e => +e.dataset.stage)")
+    assert numbers == list(range(1, 19))
+    assert page.locator(".journey-stop").count() == 18
+    assert page.locator("h1").inner_text() == "From GPT-2 to Kimi K3"
+    page.wait_for_timeout(300)
+    assert not [u for u in watch.requests if "plotly" in u], "Plotly must not load before a chart nears the viewport"
+
+
+def test_journey_strip_jumps_and_highlights(watched, site_url):
+    page, _ = watched
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(site_url + "index.html")
+    page.click("a[data-journey='deltanet']")
+    page.wait_for_function("document.getElementById('deltanet').getBoundingClientRect().top < 200")
+    page.wait_for_selector("a[data-journey='deltanet'][aria-current='true']")
+    assert "deltanet" in page.url
+    page.keyboard.press("End")  # the reader keeps going; the highlight follows
+    page.wait_for_selector("a[data-journey='verdicts'][aria-current='true']")
+    assert page.locator("a[aria-current='true']").count() == 1
+
+
+def test_equation_symbols_highlight_together(watched, site_url):
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    chip = page.locator("#attention .sym-chip[data-sym='att-q']").first
+    chip.focus()
+    lit = page.locator("#attention .katex [data-sym='att-q'].sym-on")
+    assert lit.count() >= 1
+    page.keyboard.press("Tab")
+    assert page.locator(".sym-on[data-sym='att-q']").count() == 0
+
+
+def test_fact_badges_show_their_source(watched, site_url):
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    fact = page.locator(".fact").first
+    fact.focus()
+    cite = fact.locator(".fact-cite")
+    assert cite.is_visible()
+    assert re.search(r"\w", cite.inner_text())
+
+
+def test_page_has_no_serious_accessibility_violations(watched, site_url):
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    assert axe_violations(page) == []

@@ -1,0 +1,56 @@
+"""Shared fixtures: the project root, a site built once per session, and a local server for it."""
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    """The real content built once into a scratch folder."""
+    from k3explainer.site.pipeline import Project, build
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build(Project(ROOT), out)
+    test_assets = out / "__test__"  # test-only scripts, served from the site's origin
+    test_assets.mkdir()
+    shutil.copy(ROOT / "node_modules" / "axe-core" / "axe.min.js", test_assets)
+    return out
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir) -> str:
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's chromium, never a downloaded browser; no background traffic to other hosts."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": shutil.which("chromium") or "/usr/bin/chromium",
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"],
+    }

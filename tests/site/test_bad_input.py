@@ -1,0 +1,166 @@
+"""Bad input never costs data: each broken input stops the build with `path:line: message`,
+exit code 1, and the previous output byte-identical."""
+from __future__ import annotations
+
+import pytest
+
+from .project import scratch_project, tree_digest
+
+SPEC = "content/figures/fig-02.yaml"
+SECTION = "content/02-attention.md"
+FACTS = "content/facts.yaml"
+GOOD_FACT = "kimi_k3.total_params"
+
+
+def _append(s, rel, text):
+    """Append `text` (as its own paragraph in Markdown) and return the line it starts on."""
+    lines = s.read(rel).rstrip("\n").splitlines()
+    if rel.endswith(".md"):
+        lines.append("")
+    s.write(rel, "\n".join(lines) + "\n" + text + "\n")
+    return len(lines) + 1
+
+
+def _new_section(s, name, front, body="Some text.\n"):
+    s.write(f"content/{name}", f"---\n{front}---\n{body}")
+
+
+FRONT = "id: extra\nnumber: 42\npart: synthesis\ntitle: An extra section\nstage: Extra\nsummary: A section added by a test.\n"
+
+
+CASES = {}
+
+
+def case(fn):
+    """Register a breakage: fn(scratch) breaks one thing, returns ("path:line", expected message part)."""
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def spec_misspelt_field(s): return f"{SPEC}:{s.replace(SPEC, 'caption:', 'captoin:')}", "captoin: Extra inputs are not permitted"
+@case
+def spec_missing_field(s): s.replace(SPEC, "how_to:", "#how_to:"); return f"{SPEC}:1", "how_to: Field required"
+@case
+def spec_duplicate_key(s): return f"{SPEC}:{_append(s, SPEC, 'title: Another title')}", "duplicate key 'title'"
+@case
+def spec_yaml_syntax(s): return f"{SPEC}:{_append(s, SPEC, 'extra: a: b')}", "YAML syntax"
+@case
+def spec_wrong_type(s): return f"{SPEC}:{s.replace(SPEC, 'height:', 'height: tall #')}", "height: Input should be a valid integer"
+@case
+def spec_bool_as_string(s): return f"{SPEC}:{s.replace(SPEC, 'plotly: true', 'plotly: maybe')}", "plotly: Input should be a valid boolean"
+@case
+def spec_unknown_component(s):
+    return f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: fig-02-nothing-here')}", "unknown component 'fig-02-nothing-here'"
+@case
+def spec_unknown_builder(s):
+    return f"{SPEC}:{s.replace(SPEC, 'builder: fig_02_attention_matrix', 'builder: fig_02_missing')}", "unknown builder 'fig_02_missing'"
+@case
+def spec_bad_component_name(s):
+    return f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: Attention Matrix')}", "component: String should match pattern"
+@case
+def spec_unknown_fact(s):
+    line = s.replace(SPEC, "    provenance: illustrative", "    provenance: source\n    fact: no.such_fact")
+    return f"{SPEC}:{line + 1}", "unknown fact 'no.such_fact'"
+@case
+def spec_bad_provenance(s):
+    return f"{SPEC}:{s.replace(SPEC, 'provenance: illustrative', 'provenance: guessed')}", "provenance: Input should be 'source' or 'illustrative'"
+@case
+def spec_id_mismatch(s): return f"{SPEC}:{s.replace(SPEC, 'id: fig-02', 'id: fig-03')}", "does not match the file name"
+@case
+def spec_empty_file(s): s.write("content/figures/fig-99.yaml", "\n"); return "content/figures/fig-99.yaml:1", "empty figure spec"
+@case
+def spec_not_a_mapping(s): s.write("content/figures/fig-99.yaml", "- just\n- a list\n"); return "content/figures/fig-99.yaml:1", "must be a mapping"
+@case
+def spec_not_utf8(s): s.write("content/figures/fig-99.yaml", b"id: fig-99\ntitle: caf\xe9\n"); return "content/figures/fig-99.yaml:1", "not valid UTF-8"
+@case
+def spec_never_placed(s):
+    s.write("content/figures/fig-99.yaml", s.read(SPEC).replace("fig-02", "fig-99").replace("FIG 02", "FIG 99"))
+    return f"content/figures/fig-99.yaml:{s.line_of('content/figures/fig-99.yaml', 'id: fig-99')}", "'fig-99' is never placed"
+@case
+def builder_raises(s): s.replace(SPEC, "d_k:", "d_k: -3 #"); return f"{SPEC}:{s.line_of(SPEC, 'builder:')}", "builder fig_02_attention_matrix failed"
+@case
+def figure_unknown(s): line = _append(s, SECTION, "::: figure fig-98\n:::"); return f"{SECTION}:{line}", "unknown figure 'fig-98'"
+@case
+def figure_placed_twice(s): line = _append(s, SECTION, "::: figure fig-02\n:::"); return f"{SECTION}:{line}", "'fig-02' is placed twice"
+@case
+def figure_bad_id(s): line = _append(s, SECTION, "::: figure banana\n:::"); return f"{SECTION}:{line}", "needs a figure id"
+@case
+def front_matter_missing_field(s): s.replace(SECTION, "\ntitle:", "\n#title:"); return f"{SECTION}:2", "title: Field required"
+@case
+def front_matter_unknown_field(s): return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stagee:')}", "stagee: Extra inputs are not permitted"
+@case
+def front_matter_yaml_syntax(s): return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stage: a: b #')}", "front matter: YAML syntax"
+@case
+def front_matter_missing(s): s.write("content/42-extra.md", "Just text.\n"); return "content/42-extra.md:1", "starts with YAML front matter"
+@case
+def section_empty_file(s): s.write("content/42-extra.md", ""); return "content/42-extra.md:1", "starts with YAML front matter"
+@case
+def section_not_utf8(s): s.write("content/42-extra.md", b"---\nid: x\n---\n\xff\xfe"); return "content/42-extra.md:1", "not valid UTF-8"
+@case
+def section_unknown_part(s): _new_section(s, "42-extra.md", FRONT.replace("synthesis", "epilogue")); return "content/42-extra.md:4", "unknown part 'epilogue'"
+@case
+def section_duplicate_id(s):
+    _new_section(s, "42-extra.md", FRONT.replace("id: extra", "id: attention")); return "content/42-extra.md:2", "duplicate section id 'attention'"
+@case
+def section_duplicate_number(s):
+    _new_section(s, "42-extra.md", FRONT.replace("number: 42", "number: 2")); return "content/42-extra.md:3", "duplicate section number 2"
+@case
+def fact_unknown(s): return f"{SECTION}:{_append(s, SECTION, 'We cite {{no.such_fact}} here.')}", "unknown fact 'no.such_fact'"
+@case
+def fact_malformed_ref(s): return f"{SECTION}:{_append(s, SECTION, 'We cite {{kimi_k3.total_params here.')}", "malformed fact reference"
+@case
+def claim_unknown_fact(s): line = _append(s, SECTION, "::: claim no.such_fact\nBody.\n:::"); return f"{SECTION}:{line}", "claim needs a fact key"
+@case
+def broken_cross_reference(s): return f"{SECTION}:{_append(s, SECTION, 'See [nowhere](#no-such-section).')}", "broken cross-reference '#no-such-section'"
+@case
+def relative_link(s): return f"{SECTION}:{_append(s, SECTION, 'See [a page](other.html).')}", "link 'other.html'"
+@case
+def bad_math(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'frac{a$ here.')}", "bad math"
+@case
+def math_rejected_command(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'htmlClass{x}{y}$ here.')}", "bad math"
+@case
+def math_unknown_symbol(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'sym{nope}{x}$ here.')}", "unknown symbol 'nope'"
+@case
+def facts_duplicate_key(s):
+    line = _append(s, FACTS, f"- key: {GOOD_FACT}\n  claim: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s")
+    return f"{FACTS}:{line}", "duplicate fact key"
+@case
+def facts_missing_display(s):
+    line = _append(s, FACTS, "- key: test.no_display\n  claim: c\n  value: 1\n  provenance: source\n  source: s")
+    return f"{FACTS}:{line}", "display: Field required"
+@case
+def symbols_bad_entry(s): return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"
+
+
+@pytest.fixture(scope="module")
+def previous(tmp_path_factory):
+    """A real earlier build that every failing build must leave untouched."""
+    tmp = tmp_path_factory.mktemp("previous")
+    s = scratch_project(tmp)
+    from k3explainer.site.pipeline import Project, build
+
+    out = tmp / "_site"
+    build(Project(s.root), out)
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_stops_build_with_location(case, tmp_path, capsys, previous):
+    s = scratch_project(tmp_path)
+    out = tmp_path / "_site"
+    import shutil
+
+    shutil.copytree(previous, out)
+    before = tree_digest(out)
+    where, what = CASES[case](s)
+    code, output = s.build(out, capsys)
+    assert code == 1, output
+    matching = [line for line in output.splitlines() if line.startswith(where + ":")]
+    assert any(what in line for line in matching), f"expected {where}: …{what}… in\n{output}"
+    assert "Traceback" not in output
+    assert tree_digest(out) == before, "a failed build changed the previous output"
+
+
+def test_corpus_is_large_enough():
+    assert len(CASES) >= 30

@@ -37,22 +37,35 @@ def dumps(value: Any) -> str:
     return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) -> dict[str, str]:
-    """Figure id → JSON text of its data, for every spec that is not pending."""
-    out: dict[str, str] = {}
+def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) -> dict[str, dict]:
+    """Figure id → its builder's data (JSON-ready), for every spec that is not pending."""
+    out: dict[str, dict] = {}
     for fid, spec in sorted(specs.items()):
         m = spec.model
         if m.pending:
             continue
-        where = spec.where("builder")
         try:
             module = importlib.import_module(f"k3explainer.figures.{m.builder}")
             data = module.build(dict(m.params), facts)
             if not isinstance(data, dict) or "provenance" not in data:
                 raise TypeError("a builder returns a dict with a 'provenance' entry")
-            out[fid] = dumps({"id": fid, **data})
+            out[fid] = to_jsonable({"id": fid, **data})
         except Exception as e:  # a builder's failure is an author-facing build error, not a crash
             frame = traceback.extract_tb(e.__traceback__)[-1]
-            diags.add(spec.path, *where,
+            diags.add(spec.path, *spec.where("builder"),
                       f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
     return out
+
+
+def markdown_fields(value: Any, path: str = ""):
+    """Yield (container, key, dotted path) for every string under a key ending in `_md`.
+
+    Builders may return inline Markdown (facts, math, links) in such keys; the pipeline checks
+    and renders it like prose and stores the HTML under the same name ending in `_html`."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in list(items):
+        where = f"{path}.{key}" if path else str(key)
+        if isinstance(key, str) and key.endswith("_md") and isinstance(item, str):
+            yield value, key, where
+        else:
+            yield from markdown_fields(item, where)

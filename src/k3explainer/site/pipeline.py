@@ -12,8 +12,8 @@ from markupsafe import Markup
 from .content import Section, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import load_facts
-from .figdata import build_figure_data, dumps
-from .markdown import MathItem, make_parser, render, scan, sym_parts
+from .figdata import build_figure_data, dumps, markdown_fields
+from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .math import render_math
 from .output import tree_files, write_atomic
 from .render import FigureView, environment, render_page
@@ -31,6 +31,15 @@ class Project:
     static = property(lambda self: self.root / "static")
     node_modules = property(lambda self: self.root / "node_modules")
     cache = property(lambda self: self.root / ".cache" / "katex.json")
+
+
+@dataclass
+class InlineDoc:
+    """A piece of inline Markdown outside the sections (a caption, a figure's `*_md` text)."""
+
+    tokens: list
+    env: dict
+    scan: Scan
 
 
 @dataclass
@@ -72,40 +81,50 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     check_parts(specs, project.static, facts, diags)
 
     scans = [scan(s.tokens, s.path, facts, symbols, diags) for s in sections]
-    captions = {}
-    for fid, spec in specs.items():
-        env = {"docId": fid}
-        tokens = md.parseInline(spec.model.caption, env)
-        line = spec.where("caption")[0]
-        captions[fid] = (tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=line - 1))
+
+    def inline(text: str, spec, *loc) -> InlineDoc:
+        env = {"docId": spec.id}
+        tokens = md.parseInline(text, env)
+        return InlineDoc(tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=spec.where(*loc)[0] - 1))
+
+    inline_docs = {(fid, "caption"): inline(spec.model.caption, spec, "caption") for fid, spec in specs.items()}
     # a spec that failed validation was reported already; still count its id as known
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
-    _check_links(sections, scans + [c[2] for c in captions.values()], figure_ids, diags)
+    diags.raise_if_any()  # builders run only on content that checks out
+    data = build_figure_data(specs, facts, diags)
+    for fid, d in data.items():
+        for _, _, where in markdown_fields(d):
+            inline_docs[(fid, where)] = inline(_lookup(d, where), specs[fid], "params")
+    all_scans = scans + [doc.scan for doc in inline_docs.values()]
+    _check_links(sections, all_scans, figure_ids, diags)
 
-    math_items = [(m, sc.path, line) for sc in scans + [c[2] for c in captions.values()] for m, line in sc.math]
+    math_items = [(m, sc.path, line) for sc in all_scans for m, line in sc.math]
     # the symbol chips under display equations show each tagged sub-expression on its own
     math_items += [(MathItem(sub, False), p, line) for m, p, line in list(math_items) if m.display
                    for _, sub in sym_parts(m.tex)]
     math_html = render_math(math_items, project.node_modules, project.cache, diags)
-    diags.raise_if_any()  # builders run only on content that checks out
-    data = build_figure_data(specs, facts, diags)
     diags.raise_if_any()
 
-    files: dict[str, bytes] = {}
     render_env = lambda doc_id: {"facts": facts, "math": math_html, "symbols": symbols, "doc_id": doc_id}
+    html_of = lambda doc: Markup(md.renderer.render(doc.tokens, md.options, {**doc.env, **render_env(doc.env["docId"])}))
+    for fid, d in data.items():
+        for container, key, where in markdown_fields(d):
+            container[key[:-3] + "_html"] = str(html_of(inline_docs[(fid, where)]))
+            del container[key]
+
+    files: dict[str, bytes] = {}
     bodies = {s.id: render(md, s.tokens, {**s.env, **render_env(s.id)}) for s in sections}
     views: dict[str, FigureView] = {}
     figure_bytes: dict[str, int] = {}
     for fid, spec in sorted(specs.items()):
-        tokens, env, _ = captions[fid]
-        caption_html = Markup(md.renderer.render(tokens, md.options, {**env, **render_env(fid)}))
+        caption_html = html_of(inline_docs[(fid, "caption")])
         m = spec.model
         if m.pending:
             views[fid] = FigureView(spec, caption_html, None, None)
             continue
         data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
-        files[data_src] = f'K3.data("{fid}", {data[fid]});\n'.encode()
+        files[data_src] = f'K3.data("{fid}", {dumps(data[fid])});\n'.encode()
         files[comp_src] = (project.static / "js" / "figures" / f"{m.component}.js").read_bytes()
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src])
         views[fid] = FigureView(spec, caption_html, data_src, comp_src)
@@ -158,6 +177,12 @@ def _concat_css(folder: Path) -> bytes:
     return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
 
 
+def _lookup(data: dict, dotted: str):
+    for part in dotted.split("."):
+        data = data[int(part)] if isinstance(data, list) else data[part]
+    return data
+
+
 def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) -> None:
     placed: dict[str, tuple] = {}
     for sc in scans:
@@ -168,7 +193,7 @@ def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) ->
                 diags.add(sc.path, line, 1, f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})")
             else:
                 placed[fid] = (sc.path, line)
-    for fid, spec in specs.items():
+    for fid, spec in sorted(specs.items()):
         if fid not in placed:
             diags.add(spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
 
@@ -193,7 +218,7 @@ def _manifest(specs, facts, data) -> dict:
                 "builder": None if s.model.pending else f"k3explainer.figures.{s.model.builder}",
                 "component": s.model.component,
                 "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
-                "provenance": json.loads(data[fid])["provenance"] if fid in data else None,
+                "provenance": data[fid]["provenance"] if fid in data else None,
             }
             for fid, s in sorted(specs.items())
         },

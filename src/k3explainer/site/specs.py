@@ -38,7 +38,8 @@ class FigureSpec(BaseModel):
     builder: str = Field(pattern=r"^fig_\d\d[a-z]?_[a-z0-9_]+$")
     pending: StrictBool = False
     plotly: StrictBool = False
-    height: StrictInt = Field(ge=120, le=2000)
+    height: StrictInt = Field(ge=120, le=2000)  # px reserved on desktop, so nothing jumps when it loads
+    height_phone: StrictInt | None = Field(default=None, ge=120, le=3000)  # px reserved ≤ 680 px wide
     params: dict[str, Any] = Field(default_factory=dict)
     constants: list[Constant] = Field(default_factory=list)
 

@@ -204,6 +204,44 @@
   }
   K3.focusableScrollers = focusableScrollers;
 
+  /* "Copy link": the page URL with this figure's state, scrolled to the figure. */
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("[data-copy-link]");
+    if (!btn) return;
+    var id = btn.getAttribute("data-copy-link");
+    var h = readHash();
+    var params = [encodeURIComponent(id)];
+    Object.keys(h.state[id] || {}).sort().forEach(function (k) {
+      params.push(encodeURIComponent(id + "." + k) + "=" + encodeURIComponent(h.state[id][k]));
+    });
+    var url = location.href.split("#")[0] + "#" + params.join("&");
+    var live = document.querySelector("#" + CSS.escape(id) + " .fig-live");
+    var text = btn.querySelector(".fig-copy-text");
+    var done = function (ok) {
+      text.textContent = ok ? "Link copied" : "Copy failed";
+      if (live) live.textContent = ok ? "A link to this view was copied." : "Copying the link was refused by the browser.";
+      setTimeout(function () { text.textContent = "Copy link"; }, 1800);
+    };
+    btn.setAttribute("data-url", url);
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(url).then(function () { done(true); }, function () { done(false); });
+    } else done(false);
+  });
+
+  /* Printing: start every figure and open the text descriptions so the printout carries them. */
+  var openedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    K3.initAll();
+    [].forEach.call(document.querySelectorAll("details.fig-alt:not([open]), details.fig-prov:not([open])"), function (d) {
+      d.open = true;
+      openedForPrint.push(d);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedForPrint.forEach(function (d) { d.open = false; });
+    openedForPrint = [];
+  });
+
   function start() {
     focusableScrollers();
     var resizeTimer = null;
@@ -215,7 +253,6 @@
     watchJourney();
     var anchor = readHash().anchor;
     if (anchor && document.getElementById(anchor)) document.getElementById(anchor).scrollIntoView();
-    window.addEventListener("beforeprint", function () { K3.initAll(); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

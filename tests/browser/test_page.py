@@ -57,3 +57,56 @@ def test_page_has_no_serious_accessibility_violations(watched, site_url):
     page, _ = watched
     page.goto(site_url + "index.html")
     assert axe_violations(page) == []
+
+
+def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((site_dir / "index.html").as_uri())
+    page.evaluate("K3.initAll()")
+    live = page.locator("figure[data-src]")
+    page.wait_for_function("[...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
+                           timeout=30000)
+    assert live.count() >= 1
+    assert errors == []
+
+
+def test_no_layout_shift_while_reading_through(watched, site_url):
+    page, _ = watched
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(site_url + "index.html")
+    page.evaluate("""() => { window.__cls = 0; new PerformanceObserver(list => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
+        .observe({type: 'layout-shift', buffered: true}); }""")
+    height = page.evaluate("document.body.scrollHeight")
+    for y in range(0, height, 700):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(120)
+    page.wait_for_function("[...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
+                           timeout=30000)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
+
+
+def test_print_opens_text_descriptions(watched, site_url):
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.locator("details.fig-alt:not([open])").count() == 0
+    assert page.locator("#fig-02 .fig-alt p").is_visible()
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.locator("details.fig-alt[open]").count() == 0
+
+
+def test_copy_link_carries_the_figure_state(watched, site_url):
+    page, _ = watched
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+    page.goto(site_url + "index.html#fig-02.row=3")
+    page.locator("#fig-02").scroll_into_view_if_needed()
+    page.wait_for_selector("#fig-02[data-ready='true']")
+    page.click("#fig-02 [data-copy-link]")
+    page.wait_for_selector("#fig-02 [data-copy-link]:text('Link copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith("#fig-02&fig-02.row=3")

@@ -51,6 +51,8 @@ def scratch_project(tmp: Path) -> Scratch:
     root = tmp / "project"
     for folder in ("content", "templates", "static"):
         shutil.copytree(ROOT / folder, root / folder)
+    shutil.copy(ROOT / "build.py", root / "build.py")
+    (root / "src").symlink_to(ROOT / "src")
     (root / "node_modules").symlink_to(ROOT / "node_modules")
     (ROOT / ".cache").mkdir(exist_ok=True)
     (root / ".cache").symlink_to(ROOT / ".cache")  # share rendered math between scratch builds

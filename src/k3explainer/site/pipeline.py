@@ -127,7 +127,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
         files[data_src] = f'K3.data("{fid}", {dumps(data[fid])});\n'.encode()
         files[comp_src] = (project.static / "js" / "figures" / f"{m.component}.js").read_bytes()
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src])
-        views[fid] = FigureView(spec, caption_html, data_src, comp_src)
+        views[fid] = FigureView(spec, caption_html, data_src, comp_src, data[fid]["provenance"])
 
     files["assets/site.css"] = _concat_css(project.static / "css")
     files["assets/k3.js"] = (project.static / "js" / "runtime.js").read_bytes()
@@ -138,7 +138,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
 
     css = ["vendor/katex/katex.min.css", "assets/site.css"]
     scripts = ["assets/k3.js"]
-    html = render_page(environment(project.templates), site, sections, bodies, views, css, scripts)
+    html = render_page(environment(project.templates), site, sections, bodies, views, facts, css, scripts)
     files["index.html"] = html.encode()
     files["manifest.json"] = (dumps(_manifest(specs, facts, data)) + "\n").encode()
 

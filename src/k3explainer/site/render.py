@@ -9,6 +9,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from .content import Section, Site
+from .facts import Facts
 from .specs import Spec
 
 FIGURE_SLOT = re.compile(r"<!--k3:figure (fig-\d\d[a-z]?)-->")
@@ -22,6 +23,7 @@ class FigureView:
     caption_html: Markup  # rendered by our Markdown pipeline (raw HTML is off), safe to embed
     data_src: str | None  # None while pending
     component_src: str | None
+    provenance: dict | None = None  # the builder's account of its numbers (kernels, inputs, seed)
 
     @property
     def m(self):
@@ -34,11 +36,11 @@ def environment(templates: Path) -> Environment:
 
 
 def render_page(env: Environment, site: Site, sections: list[Section], bodies: dict[str, str],
-                figures: dict[str, FigureView], css: list[str], scripts: list[str]) -> str:
+                figures: dict[str, FigureView], facts: Facts, css: list[str], scripts: list[str]) -> str:
     frame = env.get_template("partials/figure.html")
 
     def place_figures(html: str) -> Markup:
-        return Markup(FIGURE_SLOT.sub(lambda m: frame.render(fig=figures[m.group(1)]), html))
+        return Markup(FIGURE_SLOT.sub(lambda m: frame.render(fig=figures[m.group(1)], facts=facts), html))
 
     parts = [
         {"part": part, "sections": [s for s in sections if s.meta.part == part.id]}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import sys
 import threading
 import time
 from http import HTTPStatus
@@ -130,8 +131,15 @@ def make_handler(out: Path, live: LiveState):
     return Handler
 
 
+def _forget_builders() -> None:
+    """Drop imported builders and kernels so an edited one is imported afresh by the next build."""
+    for name in [m for m in sys.modules if m.startswith(("k3explainer.figures.", "k3explainer.kernels"))]:
+        del sys.modules[name]
+
+
 def rebuild(project: Project, out: Path, live: LiveState) -> None:
     t0 = time.perf_counter()
+    _forget_builders()
     try:
         build(project, out)
     except BuildError as e:

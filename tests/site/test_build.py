@@ -1,0 +1,139 @@
+"""The build as a whole: content model, determinism, facts on the page, provenance, strict HTML."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.pipeline import Project, build, compile_site
+
+from .project import ROOT, scratch_project, tree_digest
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    files, summary = compile_site(Project(ROOT))
+    return files, summary
+
+
+def test_sections_follow_front_matter_order_not_file_names(tmp_path, capsys):
+    s = scratch_project(tmp_path)
+    # a new file whose name sorts first but whose number puts it last
+    s.write("content/00-epilogue.md", "---\nid: epilogue\nnumber: 19\npart: synthesis\ntitle: An epilogue\n"
+            "stage: Epilogue\nsummary: Added by a test to check ordering.\n---\nThe end, {{kimi_k3.total_params}}.\n")
+    code, output = s.build(tmp_path / "_site", capsys)
+    assert code == 0, output
+    html = (tmp_path / "_site" / "index.html").read_text()
+    ids = re.findall(r'<section class="section" id="([a-z0-9-]+)"', html)
+    assert ids[0] == "gpt2" and ids[-1] == "epilogue" and len(ids) == 19
+    assert 'data-journey="epilogue"' in html
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    build(Project(ROOT), a)
+    build(Project(ROOT), b)
+    assert tree_digest(a) == tree_digest(b)
+
+
+def test_build_py_exits_zero_and_prints_summary(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(tmp_path / "site")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"built 18 sections, \d+ live figures in [\d.]+ s", proc.stdout)
+    assert "first view" in proc.stdout and "total" in proc.stdout
+
+
+def test_build_py_reports_a_broken_spec_and_keeps_old_output(tmp_path):
+    """The issue's acceptance check, through the real command line."""
+    s = scratch_project(tmp_path)
+    out = tmp_path / "_site"
+    command = [sys.executable, str(s.root / "build.py"), "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+    before = tree_digest(out)
+    line = s.replace("content/figures/fig-02.yaml", "how_to:", "how_too:")
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert f"content/figures/fig-02.yaml:{line}:1: how_too: Extra inputs are not permitted" in proc.stderr
+    assert tree_digest(out) == before
+
+
+def test_fact_reference_renders_value_badge_and_citation(compiled):
+    files, _ = compiled
+    html = files["index.html"].decode()
+    facts = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    fact = facts["kimi_k3.total_params"]
+    m = re.search(r'<span class="fact" tabindex="0" data-fact="kimi_k3.total_params"[^>]*>(.*?)</span></span>', html)
+    assert m, "the fact is referenced in the prose"
+    assert f'<span class="fact-value">{fact.display}</span>' in m.group(1)
+    assert 'class="badge badge-source">Source</span>' in m.group(1)
+
+
+def test_every_fact_on_the_page_is_in_the_facts_file(compiled):
+    files, _ = compiled
+    html = files["index.html"].decode()
+    facts = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    keys = set(re.findall(r'data-fact="([^"]+)"', html))
+    assert keys and keys <= set(facts.by_key)
+    # derived values name the facts they were computed from
+    assert all(facts[k].source.startswith("Computed") for k in keys if k.startswith("calc."))
+
+
+def test_no_math_javascript_and_no_other_hosts(compiled):
+    files, _ = compiled
+    for name, data in files.items():
+        if name.endswith((".html", ".css", ".js")) and not name.startswith("vendor/"):
+            text = data.decode()
+            assert not re.search(r"""(src|href)=["']https?://""", text), name
+            assert "katex.min.js" not in text
+    html = files["index.html"].decode()
+    assert 'class="katex"' in html and "<script" in html
+    assert all(src.startswith("assets/") for src in re.findall(r'<script src="([^"]+)"', html))
+
+
+def test_manifest_gives_every_figure_and_fact_its_provenance(compiled):
+    files, _ = compiled
+    manifest = json.loads(files["manifest.json"])
+    assert len(manifest["figures"]) == 20
+    for fid, fig in manifest["figures"].items():
+        if not fig["pending"]:
+            prov = fig["provenance"]
+            assert prov and prov.get("kernels"), f"{fid} does not say which kernels computed it"
+            assert all(k.startswith("k3explainer.kernels.") for k in prov["kernels"]), fid
+    assert all(f["provenance"] in ("source", "illustrative") and f["source"] for f in manifest["facts"].values())
+
+
+def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
+    files, summary = compiled
+    html = files["index.html"].decode()
+    figures = re.findall(r'<figure id="(fig-[0-9a-z]+)"', html)
+    assert len(figures) == 20 == len(set(figures))
+    for fid in figures:
+        assert f'id="{fid}-alt"' in html
+    assert html.count('class="fig-stage" style="--fig-h:') == 20
+    assert set(summary.pending) | set(summary.figures) == set(figures)
+
+
+def test_first_view_stays_within_budget(compiled):
+    _, summary = compiled
+    assert summary.first_view_gzip <= 120_000
+
+
+def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):
+    java = shutil.which("java")
+    jar = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+    if java is None or not jar.is_file():
+        pytest.fail("the Nu HTML checker needs java and node_modules/vnu-jar (run make test)")
+    files, _ = compiled
+    page = tmp_path / "index.html"
+    page.write_bytes(files["index.html"])
+    proc = subprocess.run([java, "-jar", str(jar), "--errors-only", "--also-check-svg", "--format", "gnu", str(page)],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[:4000]

@@ -117,7 +117,7 @@
         return Promise.resolve(init(mount, datasets[id], ctx)).then(function (inst) {
           instances[id] = inst || {};
           mount.removeAttribute("aria-busy");
-          focusableScrollers();
+          focusableScrollers(fig);
           fig.dataset.ready = "true";
         });
       })
@@ -195,13 +195,22 @@
     [].forEach.call(document.querySelectorAll("section.section"), function (s) { io.observe(s); });
   }
 
-  /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard. */
-  function focusableScrollers() {
-    [].forEach.call(document.querySelectorAll(".math-block, .section table, .k3-scroll"), function (el) {
+  /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard.
+   * Sections far from the viewport skip layout (content-visibility), so they are measured again
+   * when the browser renders them. */
+  var SCROLLERS = ".math-block, .section table, .k3-scroll";
+  function focusableScrollers(root) {
+    var scope = root || document;
+    var els = [].slice.call(scope.querySelectorAll(SCROLLERS));
+    if (scope.matches && scope.matches(SCROLLERS)) els.push(scope);
+    els.forEach(function (el) {
       if (el.scrollWidth > el.clientWidth + 1) el.setAttribute("tabindex", "0");
       else el.removeAttribute("tabindex");
     });
   }
+  document.addEventListener("contentvisibilityautostatechange", function (e) {
+    if (!e.skipped) requestAnimationFrame(function () { focusableScrollers(e.target); });
+  }, true);
   K3.focusableScrollers = focusableScrollers;
 
   /* "Copy link": the page URL with this figure's state, scrolled to the figure. */
@@ -232,6 +241,7 @@
   var openedForPrint = [];
   window.addEventListener("beforeprint", function () {
     K3.initAll();
+    loadMathFonts();
     [].forEach.call(document.querySelectorAll("details.fig-alt:not([open]), details.fig-prov:not([open])"), function (d) {
       d.open = true;
       openedForPrint.push(d);
@@ -242,12 +252,32 @@
     openedForPrint = [];
   });
 
+  /* Math fonts: KaTeX's @font-face rules load only when the first formula nears the viewport. */
+  function loadMathFonts() {
+    if (document.getElementById("k3-math-fonts")) return;
+    var link = document.createElement("link");
+    link.id = "k3-math-fonts";
+    link.rel = "stylesheet";
+    link.href = "vendor/katex/katex-fonts.css";
+    document.head.appendChild(link);
+  }
+  function watchMath() {
+    var formulas = document.querySelectorAll(".katex");
+    if (!formulas.length) return;
+    if (!("IntersectionObserver" in window)) { loadMathFonts(); return; }
+    var io = new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; })) { io.disconnect(); loadMathFonts(); }
+    }, { rootMargin: "1000px 0px" });  // early enough that fonts arrive before the formula scrolls in
+    [].forEach.call(formulas, function (k) { io.observe(k); });
+  }
+
   function start() {
     focusableScrollers();
+    watchMath();
     var resizeTimer = null;
     window.addEventListener("resize", function () {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(focusableScrollers, 150);
+      resizeTimer = setTimeout(function () { focusableScrollers(); }, 150);
     });
     watchFigures();
     watchJourney();

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from k3explainer import kernels
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import load_facts
 from k3explainer.site.pipeline import Project, build, compile_site
@@ -105,8 +106,12 @@ def test_manifest_gives_every_figure_and_fact_its_provenance(compiled):
     for fid, fig in manifest["figures"].items():
         if not fig["pending"]:
             prov = fig["provenance"]
-            assert prov and prov.get("kernels"), f"{fid} does not say which kernels computed it"
-            assert all(k.startswith("k3explainer.kernels.") for k in prov["kernels"]), fid
+            assert prov and (prov.get("kernels") or prov.get("facts")), f"{fid} does not say where its numbers come from"
+            for entry in prov.get("kernels", []):
+                m = re.match(r"k3explainer\.kernels\.(\w+)", entry)
+                assert m and hasattr(kernels, m.group(1)), f"{fid}: {entry!r} names no kernel function"
+            for key in prov.get("facts", []):
+                assert key in manifest["facts"], f"{fid}: unknown fact {key!r}"
     assert all(f["provenance"] in ("source", "illustrative") and f["source"] for f in manifest["facts"].values())
 
 

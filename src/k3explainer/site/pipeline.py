@@ -14,8 +14,8 @@ from .errors import Diagnostics
 from .facts import load_facts
 from .figdata import build_figure_data, dumps, markdown_fields
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
-from .math import render_math
-from .output import tree_files, write_atomic
+from .math import katex_assets, render_math
+from .output import write_atomic
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs
 
@@ -156,18 +156,18 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
 
 def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, bytes]:
     """KaTeX's stylesheet and fonts, and Plotly when a live figure needs it, from node_modules."""
-    katex = project.node_modules / "katex" / "dist"
-    wanted = {"vendor/katex/katex.min.css": katex / "katex.min.css"}
+    wanted = [project.node_modules / "katex" / "dist" / "katex.min.css"]
+    plotly_js = project.node_modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"
     if plotly:
-        wanted["vendor/plotly.min.js"] = project.node_modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"
-    files = {}
-    for rel, src in wanted.items():
-        if not src.is_file():
-            diags.add(src, 1, 1, "missing browser asset: run `npm ci --ignore-scripts`")
-        else:
-            files[rel] = src.read_bytes()
-    if (katex / "fonts").is_dir():
-        files.update(tree_files(katex / "fonts", "vendor/katex/fonts", suffixes=(".woff2",)))
+        wanted.append(plotly_js)
+    missing = [p for p in wanted if not p.is_file()]
+    for p in missing:
+        diags.add(p, 1, 1, "missing browser asset: run `npm ci --ignore-scripts`")
+    if missing:
+        return {}
+    files = katex_assets(project.node_modules)
+    if plotly:
+        files["vendor/plotly.min.js"] = plotly_js.read_bytes()
     return files
 
 

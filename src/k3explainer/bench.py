@@ -1,0 +1,187 @@
+"""Benchmark: `python -m k3explainer.bench [--runs N]` measures the build and the built page.
+
+Prints build times (cold = fresh process and empty math cache; warm = fresh process, cache kept)
+against a bare markdown-it render of the same sections, rebuild-to-reload time under --serve,
+byte counts (first view, per figure, after scrolling everything in), paint timings and layout
+shift in Chromium at desktop and phone sizes, and for every live figure the p50/p95 time from an
+input event to the next painted frame. Numbers, not assertions: budgets are tested elsewhere.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _build_seconds(out: Path, *, cold: bool) -> float:
+    if cold:
+        shutil.rmtree(ROOT / ".cache", ignore_errors=True)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def _bare_markdown_seconds() -> float:
+    """A fresh process that only renders the sections with plain markdown-it (the floor)."""
+    code = ("import time,pathlib;t=time.perf_counter();from markdown_it import MarkdownIt;md=MarkdownIt('commonmark');"
+            f"[md.render(p.read_text()) for p in sorted(pathlib.Path({str(ROOT / 'content')!r}).glob('*.md'))];"
+            "print(time.perf_counter()-t)")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def _reload_seconds(tmp: Path) -> float:
+    """Edit one section under --serve and time until the reload event reaches a client."""
+    project = tmp / "project"
+    for folder in ("content", "templates", "static"):
+        shutil.copytree(ROOT / folder, project / folder)
+    for link in ("src", "node_modules", ".cache"):
+        (project / link).symlink_to(ROOT / link)
+    shutil.copy(ROOT / "build.py", project)
+    log = tmp / "serve.log"
+    with open(log, "w") as sink:
+        proc = subprocess.Popen([sys.executable, "-u", str(project / "build.py"), "--serve", "--port", "0",
+                                 "--out", str(tmp / "served")], stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            m = re.search(r"at (http://127\.0\.0\.1:\d+/)", log.read_text())
+            if m:
+                break
+            time.sleep(0.1)
+        events = urllib.request.urlopen(m.group(1) + "__k3/events", timeout=60)
+        section = project / "content" / "06-deltanet.md"
+        t0 = time.perf_counter()
+        section.write_text(section.read_text() + "\nOne more sentence.\n")
+        while b"event: reload" not in events.readline():
+            pass
+        return time.perf_counter() - t0
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def _serve(folder: Path):
+    handler = functools.partial(type("Quiet", (SimpleHTTPRequestHandler,), {"log_message": lambda *a: None}),
+                                directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/index.html"
+
+
+PAINT_JS = """() => new Promise(resolve => {
+  let lcp = 0, cls = 0;
+  new PerformanceObserver(l => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({type: 'largest-contentful-paint', buffered: true});
+  new PerformanceObserver(l => { for (const e of l.getEntries()) if (!e.hadRecentInput) cls += e.value; }).observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => resolve({fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime, lcp, cls}), 1500);
+})"""
+
+# Click every control of a figure (buttons, radios, sliders) and time input → next painted frame.
+INPUT_JS = """async (id) => {
+  const fig = document.getElementById(id);
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const controls = [...fig.querySelectorAll('.fig-stage button:not([disabled]), .fig-stage [role=radio], .fig-stage input[type=range]')].slice(0, 12);
+  const times = [];
+  for (let round = 0; round < 3; round++) for (const c of controls) {
+    const t0 = performance.now();
+    if (c.type === 'range') { c.value = (+c.value + 1) % (+c.max + 1); c.dispatchEvent(new Event('input', {bubbles: true})); }
+    else c.click();
+    await frame();
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+
+
+def _browser_metrics(site: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    server, url = _serve(site)
+    out: dict = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            for name, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+                page = browser.new_page(viewport=viewport)
+                sizes: dict[str, int] = {}
+                page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())) if r.ok else None)
+                page.goto(url)
+                out[f"{name}_paint"] = page.evaluate(PAINT_JS)
+                if name == "desktop":
+                    out["first_view_files"] = sorted(u.split("/", 3)[3] for u in sizes)
+                    page.evaluate("K3.initAll()")
+                    page.wait_for_function("[...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready)",
+                                           timeout=60000)
+                    out["all_files"] = sorted(u.split("/", 3)[3] for u in sizes)
+                    out["input_to_paint"] = {}
+                    for fid in page.eval_on_selector_all("figure[data-src]", "els => els.map(e => e.id)"):
+                        page.locator(f"#{fid}").scroll_into_view_if_needed()
+                        times = sorted(page.evaluate(INPUT_JS, fid))
+                        if times:
+                            out["input_to_paint"][fid] = (times[len(times) // 2], times[int(len(times) * 0.95) - 1 if len(times) > 1 else 0], len(times))
+                page.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    return out
+
+
+def _bytes(site: Path, files: list[str]) -> tuple[int, int]:
+    paths = [site / f.split("#")[0].split("?")[0] for f in files]
+    data = [p.read_bytes() for p in paths if p.is_file()]
+    return sum(map(len, data)), sum(len(gzip.compress(d, mtime=0)) for d in data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m k3explainer.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        site = tmp / "site"
+        cold = [_build_seconds(site, cold=True) for _ in range(args.runs)]
+        warm = [_build_seconds(site, cold=False) for _ in range(args.runs)]
+        bare = [_bare_markdown_seconds() for _ in range(args.runs)]
+        reload_s = _reload_seconds(tmp)
+        summary = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(site)],
+                                 check=True, capture_output=True, text=True).stdout
+        m = _browser_metrics(site)
+        fmt = lambda xs: f"min {min(xs):.2f} s, median {statistics.median(xs):.2f} s"  # noqa: E731
+        print(f"build, cold (empty math cache): {fmt(cold)}")
+        print(f"build, warm:                    {fmt(warm)}")
+        print(f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline")
+        print(f"--serve edit → reload event:    {reload_s:.2f} s")
+        raw, gz = _bytes(site, m["first_view_files"])
+        print(f"first view ({len(m['first_view_files'])} files: HTML, CSS, JS, fonts): {raw:,d} B raw, {gz:,d} B gzip")
+        print(f"  plotly fetched on first view: {any('plotly' in f for f in m['first_view_files'])}")
+        raw, gz = _bytes(site, m["all_files"])
+        print(f"after every figure has loaded ({len(m['all_files'])} files): {raw:,d} B raw, {gz:,d} B gzip")
+        print("bytes per figure (data + component):")
+        for line in summary.splitlines():
+            if re.match(r"\s+fig-", line):
+                print("  " + line.strip())
+        for name in ("desktop", "phone"):
+            p = m[f"{name}_paint"]
+            print(f"{name}: FCP {p['fcp']:.0f} ms, LCP {p['lcp']:.0f} ms, layout shift {p['cls']:.4f}")
+        print("input → next painted frame (p50 / p95 over n events):")
+        for fid, (p50, p95, n) in m["input_to_paint"].items():
+            print(f"  {fid:8s} {p50:6.1f} ms / {p95:6.1f} ms  (n={n})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -173,26 +173,33 @@
     e.preventDefault();
     goTo(id, true);
   });
+  /* The stage being read: the last section whose top has passed a line a third of the way down
+   * the window (or the last section once the page is scrolled to its end). */
   function watchJourney() {
     var links = {};
     [].forEach.call(document.querySelectorAll("[data-journey]"), function (a) { links[a.dataset.journey] = a; });
-    var visible = {};
-    var current = null;
-    var io = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { visible[e.target.id] = e.isIntersecting; });
-      var first = [].find.call(document.querySelectorAll("section.section"), function (s) { return visible[s.id]; });
-      if (!first || first.id === current) return;
+    var sections = [].slice.call(document.querySelectorAll("section.section"));
+    var current = null, pending = false;
+    function update() {
+      pending = false;
+      var line = window.innerHeight / 3, id = null;
+      var atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+      sections.forEach(function (s) { if (s.getBoundingClientRect().top <= line) id = s.id; });
+      if (atEnd && sections.length) id = sections[sections.length - 1].id;
+      if (id === current) return;
       if (current && links[current]) links[current].removeAttribute("aria-current");
-      current = first.id;
+      current = id;
       var link = links[current];
-      if (link) {
-        link.setAttribute("aria-current", "true");
-        var strip = link.closest(".journey-list");
-        var left = link.offsetLeft - strip.clientWidth / 2 + link.clientWidth / 2;
-        strip.scrollTo({ left: left, behavior: K3.reducedMotion() ? "auto" : "smooth" });
-      }
-    }, { rootMargin: "-30% 0px -60% 0px" });
-    [].forEach.call(document.querySelectorAll("section.section"), function (s) { io.observe(s); });
+      if (!link) return;
+      link.setAttribute("aria-current", "true");
+      var strip = link.closest(".journey-list");
+      strip.scrollTo({ left: link.offsetLeft - strip.clientWidth / 2 + link.clientWidth / 2,
+        behavior: K3.reducedMotion() ? "auto" : "smooth" });
+    }
+    window.addEventListener("scroll", function () {
+      if (!pending) { pending = true; requestAnimationFrame(update); }
+    }, { passive: true });
+    update();
   }
 
   /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard.

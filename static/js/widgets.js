@@ -149,6 +149,97 @@
     return { node: node, input: input, set: function (i) { input.value = i; paint(); }, get: function () { return +input.value; } };
   };
 
+  /* W.html(node, html): insert HTML the build pipeline rendered from a builder's `*_md` text
+   * (delivered as `*_html`; trusted). The pipeline renders each text on its own, so the ids of
+   * fact citations repeat from one text to the next (and the caption); this makes them unique
+   * and rewrites the aria-describedby that points at them. Used by FIG 12, 13, 14 and 18. */
+  var htmlSerial = 0;
+  W.html = function (node, html) {
+    node.innerHTML = html;
+    var suffix = "-h" + (++htmlSerial), renamed = {};
+    [].forEach.call(node.querySelectorAll("[id]"), function (e) { renamed[e.id] = true; e.id += suffix; });
+    [].forEach.call(node.querySelectorAll("[aria-describedby]"), function (e) {
+      e.setAttribute("aria-describedby", e.getAttribute("aria-describedby").split(/\s+/).map(function (id) {
+        return renamed[id] ? id + suffix : id;
+      }).join(" "));
+    });
+    return node;
+  };
+
+  /* A list of items that expand in place (disclosure buttons with aria-expanded/aria-controls);
+   * ↑ ↓ (and ← →) move focus between item buttons, Home/End jump, Enter/Space toggle (native).
+   * opts: {label, items: [{id, head: Node, body: Node}], open: [ids], onToggle(openIds, id, how)};
+   * returns {node, items (li per id), set(openIds), get() → openIds}. Used by FIG 14 and FIG 18. */
+  var discSerial = 0;
+  W.disclosures = function (opts) {
+    var prefix = "k3-disc-" + (++discSerial) + "-";
+    var open = {};
+    (opts.open || []).forEach(function (id) { open[id] = true; });
+    var list = W.el("ul", { class: "k3-disc", "aria-label": opts.label });
+    var parts = {}, buttons = [];
+    opts.items.forEach(function (it) {
+      var panel = W.el("div", { class: "k3-disc-body", id: prefix + it.id }, it.body);
+      var btn = W.el("button", { type: "button", class: "k3-disc-btn", "aria-controls": panel.id, "data-id": it.id,
+        on: { click: function () { toggle(it.id, "click"); } } }, it.head);
+      buttons.push(btn);
+      parts[it.id] = { li: list.appendChild(W.el("li", { class: "k3-disc-item", "data-id": it.id }, btn, panel)), btn: btn, panel: panel };
+    });
+    function ids() { return opts.items.map(function (it) { return it.id; }).filter(function (id) { return open[id]; }); }
+    function paint() {
+      opts.items.forEach(function (it) {
+        var p = parts[it.id], on = !!open[it.id];
+        p.btn.setAttribute("aria-expanded", on ? "true" : "false");
+        p.panel.hidden = !on;
+        p.li.classList.toggle("is-open", on);
+      });
+    }
+    function toggle(id, how) {
+      open[id] = !open[id];
+      paint();
+      if (opts.onToggle) opts.onToggle(ids(), id, how);
+    }
+    list.addEventListener("keydown", function (e) {
+      var i = buttons.indexOf(document.activeElement), n = buttons.length, next = null;
+      if (i < 0) return;  // keys inside an open panel (links) keep their usual meaning
+      if (e.key === "ArrowDown" || e.key === "ArrowRight") next = Math.min(n - 1, i + 1);
+      else if (e.key === "ArrowUp" || e.key === "ArrowLeft") next = Math.max(0, i - 1);
+      else if (e.key === "Home") next = 0;
+      else if (e.key === "End") next = n - 1;
+      if (next === null) return;
+      e.preventDefault();
+      buttons[next].focus();
+    });
+    paint();
+    return {
+      node: list, items: parts, get: ids,
+      set: function (list2) { open = {}; (list2 || []).forEach(function (id) { open[id] = true; }); paint(); },
+    };
+  };
+
+  /* Drag or tap along a chart to pick a grid index (FIG 15, 15b). The node's width minus
+   * margin.l and margin.r (the plot area) spans `count` evenly spaced grid points — e.g. a log
+   * axis over a geometric grid — so a pointer's position is an index with no scale maths here.
+   * Pair it with a slider for keyboard users. Vertical touch panning still scrolls the page.
+   * opts: {node, margin: {l, r}, count, onIndex(i, "drag"), onEnd()} */
+  W.scrub = function (opts) {
+    var node = opts.node, dragging = false;
+    function indexAt(clientX) {
+      var box = node.getBoundingClientRect();
+      var f = (clientX - box.left - opts.margin.l) / (box.width - opts.margin.l - opts.margin.r);
+      return Math.round(Math.max(0, Math.min(1, f)) * (opts.count - 1));
+    }
+    node.style.touchAction = "pan-y";
+    node.addEventListener("pointerdown", function (e) {
+      dragging = true;
+      if (node.setPointerCapture) node.setPointerCapture(e.pointerId);
+      opts.onIndex(indexAt(e.clientX), "drag");
+    });
+    node.addEventListener("pointermove", function (e) { if (dragging) opts.onIndex(indexAt(e.clientX), "drag"); });
+    function end() { if (dragging) { dragging = false; if (opts.onEnd) opts.onEnd(); } }
+    node.addEventListener("pointerup", end);
+    node.addEventListener("pointercancel", end);
+  };
+
   /* A numeric matrix (or vector, as one row) as a table; string entries are shown as they are.
    * opts: {caption, rows: [labels] (omit for a vector), cols: [labels], corner, digits, sym};
    * update(values, {masked, changed, style}) */
@@ -176,5 +267,84 @@
       });
     }
     return { node: table, cells: cells, update: update };
+  };
+
+  function count(n) { var a = []; for (var i = 1; i <= n; i++) a.push(i); return a; }
+
+  /* Subscript digits, for labels like "S₁₂"; axis labels "k₁ … k₄" for matrices indexed by channel. */
+  var SUB = "₀₁₂₃₄₅₆₇₈₉";
+  W.sub = function (n) { return String(n).replace(/\d/g, function (c) { return SUB[+c]; }); };
+  W.axis = function (prefix, n) {
+    var out = [];
+    for (var i = 1; i <= n; i++) out.push(prefix + W.sub(i));
+    return out;
+  };
+
+  /* A key-major state matrix S [d_k × d_v] (rows: key channels, columns: value channels), used by the
+   * delta-rule figures (FIG 06, 07, 17). update(values, {changed: bool[][] from the data, tone}) marks
+   * the cells that changed (is-changed) and can tint the whole grid ("decayed", "faded").
+   * opts: {caption, d_k, d_v, digits, sym} */
+  W.stateMatrix = function (opts) {
+    var m = W.matrix({ caption: opts.caption, rows: W.axis("k", opts.d_k), cols: W.axis("v", opts.d_v),
+      corner: "k╲v", digits: opts.digits, sym: opts.sym });
+    m.node.classList.add("k3-state");
+    var cap = m.node.caption;
+    return {
+      node: m.node, cells: m.cells,
+      caption: function (text) { if (cap) cap.textContent = text; },
+      update: function (values, marks) {
+        var mk = marks || {};
+        m.update(values, { changed: mk.changed ? function (i, j) { return !!mk.changed[i][j]; } : null });
+        m.node.setAttribute("data-tone", mk.tone || "");
+      },
+    };
+  };
+
+  /* One delta-rule step, S_t = S_{t−1} + β k (v − S_{t−1}ᵀk)ᵀ, laid out as the equation reads:
+   * a table of the vectors (k, v, read, error; optionally q and the output) above three state grids
+   * S_{t−1} + write = S_t. Shared by FIG 06 (stage by stage) and FIG 17 (a whole token per step).
+   * Every part carries the data-sym of its symbol in the §06 equation (dr-k, dr-read, …).
+   * opts: {d (= d_k = d_v), digits, query: bool}
+   * update(step, upto): step = one token of the kernel trace {state_prev, k, v, read, error, write,
+   * state, changed[, q, output]}; upto = last stage shown (0 read, 1 error, 2 write, 3 new state;
+   * later stages show "·"); the stage `upto` is outlined as current unless opts.current === false. */
+  W.deltaStep = function (opts) {
+    var d = opts.d, dig = opts.digits;
+    var rows = [["k", "dr-k", "key k"], ["v", "dr-v", "value v"], ["read", "dr-read", "read Sᵀk"],
+      ["error", "dr-error", "error v − Sᵀk"]];
+    if (opts.query) rows.push(["q", "dr-q", "query q"], ["output", "dr-out", "output Sᵀq"]);
+    var vec = W.matrix({ caption: opts.vectorsCaption || "vectors", rows: rows.map(function (r) { return r[2]; }),
+      cols: count(d).map(String), corner: "", digits: dig });
+    rows.forEach(function (r, i) { vec.node.tBodies[0].rows[i].setAttribute("data-sym", r[1]); });
+    var before = W.stateMatrix({ caption: "S before", d_k: d, d_v: d, digits: dig, sym: "dr-state" });
+    var write = W.stateMatrix({ caption: "write β k (v − Sᵀk)ᵀ", d_k: d, d_v: d, digits: dig, sym: "dr-write" });
+    var after = W.stateMatrix({ caption: "S after", d_k: d, d_v: d, digits: dig, sym: "dr-state" });
+    var op = function (t) { return W.el("span", { class: "k3-op", "aria-hidden": "true", text: t }); };
+    var node = W.el("div", { class: "k3-delta" },
+      W.el("div", { class: "k3-scroll k3-delta-vec" }, vec.node),
+      W.el("div", { class: "k3-delta-eq" }, before.node, op("+"), write.node, op("="), after.node));
+    var dots = function () { return count(d).map(function () { return "·"; }); };
+    var grid = function () { return count(d).map(dots); };
+    function update(step, upto, labels) {
+      var lab = labels || {};
+      var stageOf = { read: 0, error: 1 };
+      vec.update(rows.map(function (r) {
+        if (r[0] in stageOf && stageOf[r[0]] > upto) return dots();
+        if (r[0] === "output" && upto < 3) return dots();
+        return step[r[0]];
+      }));
+      before.caption(lab.before || "S before");
+      after.caption(lab.after || "S after");
+      before.update(step.state_prev);
+      write.update(upto >= 2 ? step.write : grid(), { changed: upto >= 2 ? step.changed : null });
+      after.update(upto >= 3 ? step.state : grid(), { changed: upto >= 3 ? step.changed : null });
+      var current = opts.current === false ? null : upto;
+      [].forEach.call(vec.node.tBodies[0].rows, function (tr, i) {
+        tr.classList.toggle("is-current", current !== null && stageOf[rows[i][0]] === current);
+      });
+      write.node.classList.toggle("is-current", current === 2);
+      after.node.classList.toggle("is-current", current === 3);
+    }
+    return { node: node, update: update, vectors: vec, before: before, write: write, after: after };
   };
 })();

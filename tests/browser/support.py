@@ -47,3 +47,17 @@ def shipped_data(site_dir: Path, fig_id: str) -> dict:
 
 def cell_texts(locator) -> list[str]:
     return [t.strip() for t in locator.all_inner_texts()]
+
+
+def table_numbers(table) -> list[list]:
+    """The body cells of a K3W.matrix table, row by row: floats, or the text of a non-number ("·", "—")."""
+    rows = table.locator("tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))")
+
+    def parse(text):
+        try:
+            return shown_number(text)
+        except ValueError:
+            return text
+
+    return [[parse(t) for t in row] for row in rows]

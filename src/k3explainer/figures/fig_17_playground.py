@@ -1,0 +1,48 @@
+"""FIG 17 · Mathematical playground: one seeded four-token example through causal softmax attention
+(every stage) and through the delta rule (every token), on the same queries, keys and values."""
+import numpy as np
+
+from k3explainer.kernels import causal_softmax_attention, delta_rule, l2_normalize
+
+
+def build(params: dict, facts) -> dict:
+    tokens = params["tokens"]
+    if not all(isinstance(t, str) for t in tokens):  # YAML reads a bare on/off/yes/no as a boolean
+        raise TypeError(f"tokens must be strings (quote them in the spec): {tokens}")
+    d_k, d_v = int(params["d_k"]), int(params["d_v"])
+    if d_k != d_v:
+        raise ValueError("the delta-rule panel draws k and v in one table, so d_k must equal d_v")
+    T, beta, digits = len(tokens), float(params["beta"]), int(params.get("precision", 3))
+    rng = np.random.default_rng(params["seed"])
+    q, k = rng.standard_normal((2, T, d_k))
+    v = rng.standard_normal((T, d_v))
+    if params.get("unit_norm_keys", True):
+        q, k = l2_normalize(q), l2_normalize(k)
+
+    _, _, att = causal_softmax_attention(q, k, v, trace=True)
+    # the delta rule read with scale 1, as the equation o_t = S_tᵀ q_t is written
+    _, _, dr = delta_rule(q, k, v, np.full(T, beta), scale=1.0, trace=True)
+    changed = np.abs(dr["write"]) >= 0.5 * 10.0 ** -digits
+    return {
+        "tokens": tokens, "d_k": d_k, "d_v": d_v, "beta": beta, "digits": digits,
+        "q": q, "k": k, "v": v,
+        "attention": {
+            "scale": att["scale"], "raw_scores": att["raw_scores"], "scaled_scores": att["scaled_scores"],
+            "mask": att["mask"].astype(int), "weights": att["weights"], "output": att["output"],
+        },
+        "delta": [
+            {"state_prev": dr["state_prev"][t], "k": k[t], "v": v[t], "q": q[t], "read": dr["read"][t],
+             "error": dr["error"][t], "write": dr["write"][t], "state": dr["state"][t],
+             "changed": changed[t].astype(int), "output": dr["output"][t]}
+            for t in range(T)
+        ],
+        "provenance": {
+            "kernels": ["k3explainer.kernels.causal_softmax_attention", "k3explainer.kernels.delta_rule",
+                        "k3explainer.kernels.l2_normalize"],
+            "inputs": (f"q, k: [{T}, {d_k}], v: [{T}, {d_v}] standard normal from numpy default_rng(seed), q and k "
+                       f"scaled to unit length; attention with scale 1/sqrt(d_k); delta rule with beta = {beta} "
+                       "and read-out scale 1"),
+            "seed": params["seed"],
+            "illustrative": "four demo tokens with random vectors, not a trained model",
+        },
+    }

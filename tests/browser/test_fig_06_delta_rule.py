@@ -1,0 +1,163 @@
+"""FIG 06 · delta-rule stepper: every stage's numbers equal the kernel trace; read-back gives β·v;
+the chunked form agrees; URL state, symbol links and accessibility."""
+import numpy as np
+import pytest
+
+from k3explainer.kernels import delta_rule, delta_rule_chunked
+
+from .support import axe_violations, open_figure, shipped_data, table_numbers
+
+pytestmark = pytest.mark.browser
+FIG = "fig-06"
+TOL = 0.0005 + 1e-9  # three decimals shown
+STAGES = ["read", "error", "write", "state"]
+
+
+@pytest.fixture(scope="module")
+def kernel(site_dir):
+    data = shipped_data(site_dir, FIG)
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    betas = np.full(len(k), data["beta"])
+    o, S, tr = delta_rule(q, k, v, betas, trace=True)
+    o_c, S_c = delta_rule_chunked(q, k, v, betas, chunk_size=data["chunk_size"])
+    return {"data": data, "tr": tr, "k": k, "v": v, "S": S, "S_c": S_c, "o": o, "o_c": o_c}
+
+
+def vector_row(fig, sym):
+    return table_numbers(fig.locator(f".k3-delta-vec tr[data-sym='{sym}']").locator("xpath=ancestor::table"))[
+        ["dr-k", "dr-v", "dr-read", "dr-error"].index(sym)]
+
+
+def grids(fig):
+    tables = fig.locator(".k3-delta-eq table")
+    return [table_numbers(tables.nth(i)) for i in range(3)]
+
+
+def assert_step_shows(fig, kernel, t, s):
+    tr = kernel["tr"]
+    assert vector_row(fig, "dr-k") == pytest.approx(kernel["k"][t], abs=TOL)
+    assert vector_row(fig, "dr-v") == pytest.approx(kernel["v"][t], abs=TOL)
+    read, error = vector_row(fig, "dr-read"), vector_row(fig, "dr-error")
+    assert read == pytest.approx(tr["read"][t], abs=TOL)
+    if s >= 1:
+        assert error == pytest.approx(tr["error"][t], abs=TOL)
+    else:
+        assert error == ["·"] * 4
+    before, write, after = grids(fig)
+    assert np.array(before) == pytest.approx(tr["state_prev"][t], abs=TOL)
+    if s >= 2:
+        assert np.array(write) == pytest.approx(tr["write"][t], abs=TOL)
+    else:
+        assert all(c == "·" for row in write for c in row)
+    if s >= 3:
+        assert np.array(after) == pytest.approx(tr["state"][t], abs=TOL)
+        changed = fig.locator(".k3-delta-eq table").nth(2).locator("td.is-changed").count()
+        assert changed == int(np.sum(np.abs(tr["state"][t] - tr["state_prev"][t]) >= 0.0005))
+    else:
+        assert all(c == "·" for row in after for c in row)
+    assert fig.locator(f".f06-stages [role=radio][data-value='{s}']").get_attribute("aria-checked") == "true"
+    assert fig.locator(".k3-stepper-readout").inner_text() == f"token {t + 1} / 6 · {STAGES[s]}"
+
+
+def test_every_stage_by_mouse_and_keyboard_equals_the_kernel(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_step_shows(fig, kernel, 0, 0)
+    assert vector_row(fig, "dr-read") == [0, 0, 0, 0]  # the empty state reads zero
+    next_btn = fig.get_by_role("button", name="Next step")
+    for n in range(1, 24):  # every stage of every token, by mouse
+        next_btn.click()
+        assert_step_shows(fig, kernel, n // 4, n % 4)
+    assert "Token 6" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    assert_step_shows(fig, kernel, 0, 0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert_step_shows(fig, kernel, 0, 2)
+    assert "write" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f06-stages [role=radio][aria-checked=true]").focus()  # the stage picker: arrows move stages
+    page.keyboard.press("ArrowRight")
+    assert_step_shows(fig, kernel, 0, 3)
+    fig.locator(".f06-stages [role=radio][data-value='1']").click()
+    assert_step_shows(fig, kernel, 0, 1)
+    error = kernel["tr"]["error"][0]
+    assert f"{abs(error[0]):.3f}" in fig.locator(".fig-live").inner_text()
+
+
+def test_repeated_key_reads_the_old_association(watched, site_url, kernel):
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t = rep["token"] - 1
+    fig = open_figure(page, site_url, FIG, f"#fig-06.step={t * 4}")
+    assert_step_shows(fig, kernel, t, 0)
+    assert np.allclose(kernel["k"][t], kernel["k"][rep["key_of"] - 1])
+    assert f"reuses token {rep['key_of']}" in fig.locator(".f06-note").inner_text()
+
+
+def test_read_back_equals_beta_v_by_click_and_key(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    data = kernel["data"]
+    k1, v1 = kernel["k"][:1], kernel["v"][:1]
+    out, _ = delta_rule(k1, k1, v1, [data["beta"]], scale=1.0)
+    out_default, _ = delta_rule(k1, k1, v1, [data["beta"]])
+    rb = fig.locator(".f06-card table")
+    assert table_numbers(rb)[1] == ["·"] * 4
+    fig.get_by_role("button", name="Read-back check (R)").click()
+    rows = table_numbers(rb)
+    assert rows[1] == pytest.approx(out[0], abs=TOL)
+    assert rows[2] == pytest.approx(data["beta"] * v1[0], abs=TOL)
+    assert rows[1] == rows[2]
+    assert rows[3] == pytest.approx(out_default[0], abs=TOL)  # the kernels' default 1/√d scale, made explicit
+    assert "#fig-06.rb=1" in page.url
+    assert "equal" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("r")
+    assert fig.get_by_role("button", name="Read-back check (R)").get_attribute("aria-pressed") == "false"
+    assert table_numbers(rb)[1] == ["·"] * 4
+
+
+def test_chunked_form_matches_the_recurrence(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert np.max(np.abs(kernel["S_c"] - kernel["S"])) < 1e-12
+    text = fig.locator(".f06-card").nth(1).inner_text()
+    assert f"chunk size {kernel['data']['chunk_size']}" in text
+    shown = float(text.split("max |ΔS| = ")[1].split(",")[0].replace("\u2212", "-"))
+    assert shown == pytest.approx(np.max(np.abs(kernel["S_c"] - kernel["S"])), rel=0.1)
+    assert fig.locator(".f06-card .katex").count() >= 1 and fig.locator(".f06-card .badge, .f06-card .fact").count() >= 1
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=9&fig-06.rb=1")
+    assert_step_shows(fig, kernel, 2, 1)
+    assert fig.get_by_role("button", name="Read-back check (R)").get_attribute("aria-pressed") == "true"
+    fig.get_by_role("button", name="Next step").click()
+    assert "fig-06.step=10" in page.url
+    page.go_back()
+    page.wait_for_function("document.querySelector('#fig-06 .k3-stepper-readout').textContent.endsWith('error')")
+    assert_step_shows(fig, kernel, 2, 1)
+
+
+def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#deltanet .katex-display [data-sym='dr-read']").first.hover()
+    assert fig.locator(".k3-delta-vec tr[data-sym='dr-read'].sym-on").count() == 1
+    page.locator("#deltanet .sym-chip[data-sym='dr-write']").first.focus()  # by keyboard focus
+    assert fig.locator("table[data-sym='dr-write'].sym-on").count() == 1
+    fig.locator("table[data-sym='dr-write'] td").first.hover()
+    assert page.locator("#deltanet .katex-display [data-sym='dr-write'].sym-on").count() >= 1
+    fig.locator(".f06-chip[data-sym='dr-beta']").focus()
+    assert page.locator("#deltanet .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.get_by_role("button", name="Next step").click()
+    fig.get_by_role("button", name="Read-back check (R)").click()
+    fig.locator(".f06-stages [role=radio][data-value='3']").click()
+    assert axe_violations(page, f"#{FIG}") == []

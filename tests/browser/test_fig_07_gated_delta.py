@@ -1,0 +1,130 @@
+"""FIG 07 · gated delta rule: both sides equal the kernels for any α; α = 1 makes them identical;
+α = 0 leaves only the latest write; stepper, slider, URL state, symbol links, accessibility."""
+import numpy as np
+import pytest
+
+from k3explainer.kernels import delta_rule, gated_delta_rule
+
+from .support import axe_violations, open_figure, shipped_data, table_numbers
+
+pytestmark = pytest.mark.browser
+FIG = "fig-07"
+TOL = 0.0005 + 1e-5 + 1e-9  # three decimals shown, of data shipped at five
+
+
+@pytest.fixture(scope="module")
+def data(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def run(data, alpha):
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    betas = np.full(len(k), data["beta"])
+    with np.errstate(divide="ignore"):
+        g = np.full(len(k), np.log(alpha))
+    return gated_delta_rule(q, k, v, g, betas, trace=True)[2]
+
+
+def shown(fig):
+    tables = fig.locator(".f07-pair table")
+    return np.array(table_numbers(tables.nth(0))), np.array(table_numbers(tables.nth(1)))
+
+
+def set_alpha(page, fig, alpha, data):
+    i = min(range(len(data["alphas"])), key=lambda j: abs(data["alphas"][j] - alpha))
+    fig.locator(".f07 input[type=range]").focus()
+    page.keyboard.press("Home")
+    for _ in range(i):
+        page.keyboard.press("ArrowRight")
+    assert fig.locator(".f07 output").inner_text() == f"α = {data['alphas'][i]:.3f}"
+
+
+def assert_matches(fig, data, alpha, t, phase):
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    plain = delta_rule(q, k, v, np.full(len(k), data["beta"]), trace=True)[2]
+    gated = run(data, alpha)
+    left, right = shown(fig)
+    if phase == "decay":
+        assert left == pytest.approx(plain["state_prev"][t], abs=TOL)
+        assert right == pytest.approx(gated["state_decayed"][t], abs=TOL)
+    else:
+        assert left == pytest.approx(plain["state"][t], abs=TOL)
+        assert right == pytest.approx(gated["state"][t], abs=TOL)
+    assert fig.locator(".k3-stepper-readout").inner_text() == f"token {t + 1} / 6 · {phase}"
+    return left, right
+
+
+def test_stepping_by_mouse_and_keyboard_matches_the_kernels(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert fig.locator(".f07 output").inner_text() == "α = 0.750"
+    assert_matches(fig, data, 0.75, 0, "write")
+    nxt = fig.get_by_role("button", name="Next step")
+    for n in range(2, 12):
+        nxt.click()
+        assert_matches(fig, data, 0.75, n // 2, ["decay", "write"][n % 2])
+    assert "Token 6, write" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    assert_matches(fig, data, 0.75, 0, "decay")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _, right = assert_matches(fig, data, 0.75, 1, "decay")
+    assert fig.locator(".f07-gated table[data-tone='decayed']").count() == 1
+    assert "multiplied by α = 0.750" in fig.locator(".fig-live").inner_text()
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.375, 1.0])
+def test_slider_alpha_by_keyboard(watched, site_url, data, alpha):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.step=5")
+    set_alpha(page, fig, alpha, data)
+    left, right = assert_matches(fig, data, alpha, 2, "write")
+    k, v = np.array(data["k"]), np.array(data["v"])
+    if alpha == 1.0:
+        assert np.array_equal(left, right)  # identical on screen, digit for digit
+        assert "identical" in fig.locator(".f07-readout").inner_text()
+    if alpha == 0.0:  # memory cleared before each write: only β k vᵀ of the latest token remains
+        assert right == pytest.approx(data["beta"] * np.outer(k[2], v[2]), abs=TOL)
+        assert "only the latest write" in fig.locator(".f07-readout").inner_text()
+    assert f"fig-07.alpha={alpha:.3f}" in page.url
+    assert f"α = {alpha:.3f}" in fig.locator(".fig-live").inner_text()
+
+
+def test_slider_by_mouse(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.step=3")
+    box = fig.locator(".f07 input[type=range]").bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # far left: α = 0
+    assert fig.locator(".f07 output").inner_text() == "α = 0.000"
+    assert_matches(fig, data, 0.0, 1, "write")
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.alpha=0.500&fig-07.step=6")
+    assert_matches(fig, data, 0.5, 3, "decay")
+    fig.get_by_role("button", name="Next step").click()
+    assert "fig-07.step=7" in page.url
+    page.go_back()
+    page.wait_for_function("document.querySelector('#fig-07 .k3-stepper-readout').textContent.endsWith('decay')")
+    assert_matches(fig, data, 0.5, 3, "decay")
+
+
+def test_equation_symbols_and_figure_link_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#gated-deltanet .katex-display [data-sym='gd-alpha']").first.hover()
+    assert fig.locator(".k3-slider[data-sym='gd-alpha'].sym-on").count() == 1
+    page.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus()
+    assert fig.locator(".f07-tag.sym-on").count() == 1
+    fig.locator(".f07 input[type=range]").focus()
+    assert page.locator("#gated-deltanet .katex-display [data-sym='gd-alpha'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.get_by_role("button", name="Previous step").click()
+    set_alpha(page, fig, 0.25, data)
+    assert axe_violations(page, f"#{FIG}") == []

@@ -1,0 +1,151 @@
+"""FIG 17 · playground: each attention stage and each delta-rule token shows exactly the kernels'
+intermediates; symbols link both ways with the §02, §06 and §17 equations, by hover and by focus."""
+import numpy as np
+import pytest
+
+from k3explainer.kernels import causal_softmax_attention, delta_rule
+
+from .support import axe_violations, open_figure, shipped_data, table_numbers
+
+pytestmark = pytest.mark.browser
+FIG = "fig-17"
+TOL = 0.0005 + 1e-9
+DR_ROWS = ["dr-k", "dr-v", "dr-read", "dr-error", "dr-q", "dr-out"]
+
+
+@pytest.fixture(scope="module")
+def kernel(site_dir):
+    data = shipped_data(site_dir, FIG)
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    _, _, att = causal_softmax_attention(q, k, v, trace=True)
+    _, _, dr = delta_rule(q, k, v, np.full(len(k), data["beta"]), scale=1.0, trace=True)
+    return {"data": data, "q": q, "k": k, "v": v, "att": att, "dr": dr}
+
+
+def att_tables(fig):
+    t = fig.locator(".f17-mats table")
+    return [table_numbers(t.nth(i)) for i in range(5)]  # Q, K, V, stage, O
+
+
+def assert_attention_stage(fig, kernel, s):
+    att = kernel["att"]
+    Q, K, V, S, O = att_tables(fig)
+    assert np.array(Q) == pytest.approx(kernel["q"], abs=TOL)
+    assert np.array(K) == pytest.approx(kernel["k"], abs=TOL)
+    assert np.array(V) == pytest.approx(kernel["v"], abs=TOL)
+    src = [att["raw_scores"], att["scaled_scores"], att["scaled_scores"], att["weights"], att["weights"]][s]
+    T = len(src)
+    for i in range(T):
+        for j in range(T):
+            if s >= 2 and j > i:
+                assert S[i][j] == ("−∞" if s == 2 else 0)
+            else:
+                assert S[i][j] == pytest.approx(src[i][j], abs=TOL)
+    if s == 4:
+        assert np.array(O) == pytest.approx(att["output"], abs=TOL)
+    else:
+        assert all(c == "·" for row in O for c in row)
+    assert fig.locator(".f17-col").first.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(s)
+
+
+def assert_delta_token(fig, kernel, t):
+    dr = kernel["dr"]
+    vec = table_numbers(fig.locator(".k3-delta-vec table"))
+    expect = [kernel["k"][t], kernel["v"][t], dr["read"][t], dr["error"][t], kernel["q"][t], dr["output"][t]]
+    for shown, want in zip(vec, expect):
+        assert shown == pytest.approx(want, abs=TOL)
+    grids = fig.locator(".k3-delta-eq table")
+    for i, key in enumerate(["state_prev", "write", "state"]):
+        assert np.array(table_numbers(grids.nth(i))) == pytest.approx(dr[key][t], abs=TOL)
+    assert fig.locator(".f17-col").nth(1).locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
+
+
+def test_attention_stages_by_mouse_and_keyboard(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_attention_stage(fig, kernel, 0)
+    radios = fig.locator(".f17-col").first.locator("[role=radio]")
+    for s in range(5):
+        radios.nth(s).click()
+        assert_attention_stage(fig, kernel, s)
+    assert "Attention" in fig.locator(".fig-live").inner_text()
+    out_last = kernel["att"]["output"][-1]
+    assert f"{abs(out_last[0]):.3f}" in fig.locator(".fig-live").inner_text()
+    radios.nth(4).focus()
+    page.keyboard.press("Home")
+    assert_attention_stage(fig, kernel, 0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert_attention_stage(fig, kernel, 2)
+    page.keyboard.press("End")
+    assert_attention_stage(fig, kernel, 4)
+    weights = np.array(att_tables(fig)[3], dtype=object)
+    for row in weights:
+        assert sum(float(x) for x in row) == pytest.approx(1, abs=0.002)
+
+
+def test_delta_tokens_by_mouse_and_keyboard(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_delta_token(fig, kernel, 0)
+    assert table_numbers(fig.locator(".k3-delta-vec table"))[2] == [0, 0, 0, 0]  # the empty state reads zero
+    radios = fig.locator(".f17-col").nth(1).locator("[role=radio]")
+    radios.nth(2).click()
+    assert_delta_token(fig, kernel, 2)
+    assert "Delta rule, token 3" in fig.locator(".fig-live").inner_text()
+    radios.nth(2).focus()
+    page.keyboard.press("ArrowRight")
+    assert_delta_token(fig, kernel, 3)
+    page.keyboard.press("Home")
+    assert_delta_token(fig, kernel, 0)
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-17.att=3&fig-17.tok=2")
+    assert_attention_stage(fig, kernel, 3)
+    assert_delta_token(fig, kernel, 2)
+    fig.locator(".f17-col").nth(1).locator("[role=radio][data-value='1']").click()
+    assert "fig-17.tok=1" in page.url and "fig-17.att=3" in page.url
+    page.go_back()
+    page.wait_for_selector("#fig-17 .f17-col:nth-child(2) [role=radio][data-value='2'][aria-checked=true]")
+    assert_delta_token(fig, kernel, 2)
+    assert_attention_stage(fig, kernel, 3)
+
+
+@pytest.mark.parametrize("section", ["attention", "playground"])
+def test_attention_symbols_link_both_ways(watched, site_url, section):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator(f"#{section} .katex-display [data-sym='att-mask']").first.hover()
+    assert fig.locator("[role=radio][data-sym='att-mask'].sym-on").count() == 1
+    page.locator(f"#{section} .sym-chip[data-sym='att-k']").first.focus()  # keyboard focus on a symbol
+    assert fig.locator("table[data-sym='att-k'].sym-on").count() == 1
+    fig.locator("table[data-sym='att-v'] td").first.hover()
+    assert page.locator(f"#{section} .katex-display [data-sym='att-v'].sym-on").count() >= 1
+    fig.locator("[role=radio][data-sym='att-softmax']").focus()  # keyboard focus on a stage
+    assert page.locator(f"#{section} .katex-display [data-sym='att-softmax'].sym-on").count() >= 1
+
+
+@pytest.mark.parametrize("section", ["deltanet", "playground"])
+def test_delta_symbols_link_both_ways(watched, site_url, section):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator(f"#{section} .katex-display [data-sym='dr-k']").first.hover()
+    assert fig.locator(".k3-delta-vec tr[data-sym='dr-k'].sym-on").count() == 1
+    page.locator(f"#{section} .sym-chip[data-sym='dr-error']").first.focus()  # keyboard focus on a symbol
+    assert fig.locator(".k3-delta-vec tr[data-sym='dr-error'].sym-on").count() == 1
+    page.locator(f"#{section} .sym-chip[data-sym='dr-out']").first.focus()
+    assert fig.locator(".k3-delta-vec tr[data-sym='dr-out'].sym-on").count() == 1
+    fig.locator("table[data-sym='dr-write'] td").first.hover()
+    assert page.locator(f"#{section} .katex-display [data-sym='dr-write'].sym-on").count() >= 1
+    fig.locator(".f17-chip[data-sym='dr-beta']").focus()
+    assert page.locator(f"#{section} .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator("[role=radio][data-sym='att-mask']").click()
+    fig.locator(".f17-col").nth(1).locator("[role=radio][data-value='3']").click()
+    assert axe_violations(page, f"#{FIG}") == []

@@ -62,6 +62,8 @@ def _walk(node: yaml.Node, loc: Loc, out: Marked, offset: int) -> None:
     if isinstance(node, yaml.MappingNode):
         seen: set = set()
         for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                raise YamlProblem(key.start_mark.line + 1 + offset, key.start_mark.column + 1, "keys must be plain words")
             name = key.value
             if name in seen:
                 raise YamlProblem(key.start_mark.line + 1 + offset, key.start_mark.column + 1,

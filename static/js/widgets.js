@@ -95,11 +95,15 @@
       on: { click: function () { go(value + 1, "click"); } } });
     var play = opts.play ? W.el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Play",
       on: { click: function () { timer ? stop() : startPlay(); } } }) : null;
-    var node = W.el("div", { class: "k3-row k3-stepper", role: "group", "aria-label": opts.label }, prev, readout, next, play);
+    // the group itself takes ← → Home End, so the keys keep working when an end button is disabled
+    var node = W.el("div", { class: "k3-row k3-stepper", role: "group", tabindex: "0", "aria-label": opts.label },
+      prev, readout, next, play);
     function paint() {
       readout.textContent = opts.format ? opts.format(value) : "step " + (value + 1) + " / " + opts.count;
+      var focused = document.activeElement;
       prev.disabled = value <= 0;
       next.disabled = value >= opts.count - 1;
+      if ((focused === prev || focused === next) && focused.disabled) node.focus();
     }
     function go(i, how) {
       var v = Math.max(0, Math.min(opts.count - 1, i));

@@ -25,7 +25,6 @@ K3.register("fig-06-delta-rule", function (mount, data, ctx) {
     format: function (s) { return "token " + (tokenOf(s) + 1) + " / " + T + " · " + STAGES[stageOf(s)].name; },
     onChange: function (s, how) { go(s, how); },
   });
-  stepper.node.tabIndex = 0;  // the group itself takes ← → Home End, even when an end button is disabled
   var stages = W.choice({
     label: "Stage of this token",
     options: STAGES.map(function (st, i) { return { value: i, text: st.text, sym: st.sym, aria: "Stage " + (i + 1) + ": " + st.text }; }),

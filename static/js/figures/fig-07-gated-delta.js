@@ -24,7 +24,6 @@ K3.register("fig-07-gated-delta", function (mount, data, ctx) {
     format: function (s) { return "token " + (Math.floor(s / 2) + 1) + " / " + T + " · " + PHASES[s % 2]; },
     onChange: function (s, how) { go(s, how); },
   });
-  stepper.node.tabIndex = 0;  // the group itself takes ← → Home End, even when an end button is disabled
   var slider = W.slider({
     label: "gate α", values: data.alphas, index: ai, format: function (a) { return "α = " + fa(a); },
     onInput: function (i) { setAlpha(i, "input"); },

@@ -15,6 +15,23 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = ""):
     return fig
 
 
+def open_figure_settled(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 8):
+    """open_figure for figures far down the page: figures above may still be starting and move
+    this one out of the lazy-init range after one scroll, so scroll to it again until it is ready."""
+    page.goto(site_url + "index.html" + hash_)
+    fig = page.locator(f"#{fig_id}")
+    for _ in range(tries - 1):
+        fig.scroll_into_view_if_needed()
+        try:
+            page.wait_for_selector(f"#{fig_id}[data-ready='true']", timeout=2000)
+            return fig
+        except Exception:  # playwright's TimeoutError: not started yet, scroll again
+            continue
+    fig.scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
+    return fig
+
+
 def axe_violations(page, selector: str | None = None) -> list[dict]:
     """Serious or critical axe-core violations on the page (or inside one element).
 

@@ -98,3 +98,17 @@ def test_complexity_curves_scaling():
     assert c["mla"]["memory"][2] == 32 * 1e6 * 32
     big = {m: c[m]["memory"][2] for m in c}
     assert big["softmax"] > big["flash"] > big["mla"] > big["hybrid"] > big["kda"]
+
+
+def test_reassociation_costs_match_the_reassociate_kernel():
+    from k3explainer.kernels import reassociate, reassociation_costs
+
+    rng = np.random.default_rng(0)
+    q, k = rng.random((2, 9, 3))
+    v = rng.random((9, 5))
+    r, c = reassociate(q, k, v), reassociation_costs(9, 3, 5)
+    assert c["madds_quadratic"] == r["madds_quadratic"] and c["madds_linear"] == r["madds_linear"]
+    assert c["middle_quadratic"] == r["scores"].size and c["middle_linear"] == r["state"].size
+    big = reassociation_costs(np.array([8, 1_048_576]), 4, 4)
+    np.testing.assert_array_equal(big["middle_linear"], [16, 16])  # the state does not grow with T
+    assert big["madds_quadratic"][1] == 8 * 1_048_576**2

@@ -66,3 +66,19 @@ def test_unknown_form_rejected():
     q, k, v = phi_qkv(4, 3)
     with pytest.raises(ValueError):
         linear_attention(q, k, v, form="fast")
+
+
+def test_similarity_kernels_positive_weights_match_softmax_and_normalised_linear_attention():
+    from k3explainer.kernels import similarity_kernels, softmax
+
+    rng = np.random.default_rng(3)
+    q, k = rng.standard_normal((1, 4)), rng.standard_normal((6, 4))
+    s = similarity_kernels(q, k)
+    assert np.all(s["exp"] > 0) and np.all(s["elu"] > 0)
+    np.testing.assert_allclose(s["exp_weights"], softmax(q @ k.T), **EXACT)
+    # the last row of causal normalised linear attention with v = I sees every key
+    la = linear_attention(np.repeat(elu_plus_one(q), 6, axis=0), elu_plus_one(k), np.eye(6), normalize=True, eps=0.0)
+    np.testing.assert_allclose(s["elu_weights"][0], la[-1], **EXACT)
+    # not a rescaled copy: the ratio varies
+    ratio = s["exp"] / s["elu"]
+    assert ratio.max() / ratio.min() > 1.1

@@ -28,6 +28,7 @@ from .attnres import attention_residual, block_attention_residuals, residual_sha
 from .costs import (
     MECHANISMS,
     chunk_cost_per_token,
+    chunked_cost_terms,
     chunked_linear_madds,
     complexity_curves,
     decode_step_flops,
@@ -39,6 +40,7 @@ from .costs import (
     mechanism_costs,
     mla_decode_memory,
     prefill_attention_flops,
+    reassociation_costs,
     score_cells,
     stack_decode_memory,
 )
@@ -51,7 +53,7 @@ from .delta import (
     kda_chunked,
 )
 from .gates import beta_gate, gdn_gate, kda_gate, kda_lowerbound_gate
-from .linear import elu_plus_one, linear_attention, reassociate
+from .linear import elu_plus_one, linear_attention, reassociate, similarity_kernels
 from .mla import (
     gqa_cache_per_token,
     mha_cache_per_token,
@@ -86,6 +88,7 @@ __all__ = [
     "causal_softmax",
     "causal_softmax_attention",
     "chunk_cost_per_token",
+    "chunked_cost_terms",
     "chunked_linear_madds",
     "complexity_curves",
     "decode_step_flops",
@@ -116,6 +119,7 @@ __all__ = [
     "kv_cache_elements",
     "l2_normalize",
     "linear_attention",
+    "similarity_kernels",
     "mechanism_costs",
     "mha_cache_per_token",
     "mla_attention_absorbed",
@@ -128,6 +132,7 @@ __all__ = [
     "moe_forward",
     "mqa_cache_per_token",
     "prefill_attention_flops",
+    "reassociation_costs",
     "reassociate",
     "residual_shares",
     "rms_norm",

@@ -57,10 +57,36 @@ def chunk_cost_per_token(C, d):
     return chunked_linear_madds(1, d, np.asarray(C))
 
 
+def reassociation_costs(T, K, V):
+    """FIG 05: the two groupings of an unmasked Q·Kᵀ·V product for T tokens (per head).
+    (QKᵀ)V: T²·(K+V) madds through a T×T middle; Q(KᵀV): 2·T·K·V madds through a K×V middle
+    (the counts `linear.reassociate` returns, as plain arithmetic so large T costs nothing)."""
+    T = np.asarray(T, dtype=np.int64)
+    return dict(
+        madds_quadratic=T * T * (K + V),
+        madds_linear=2 * T * K * V,
+        middle_quadratic=T * T,
+        middle_linear=np.full_like(T, K * V),
+    )
+
+
 def kda_chunked_flops(T, d, C=64):
     """KDA chunked forward per head, Kimi Linear eq. 13: 6·T·d² + 3·T·C·d + T·C² FLOPs."""
     T, C = np.asarray(T), np.asarray(C)
     return 6 * T * d**2 + 3 * T * C * d + T * C**2
+
+
+def chunked_cost_terms(T, d, C, form="linear"):
+    """The separate terms of a chunked cost per head, for drawing them apart (FIG 15b).
+    form "linear": chunked_linear_madds split into state = 2·T·d² and chunk = 2·T·C·d madds;
+    form "kda": kda_chunked_flops split into state = 6·T·d², chunk = 3·T·C·d and
+    local = T·C² FLOPs. The terms sum to the matching total function."""
+    T, C = np.asarray(T), np.asarray(C)
+    if form == "linear":
+        return dict(state=2 * T * d**2 + 0 * C, chunk=2 * T * C * d)
+    if form == "kda":
+        return dict(state=6 * T * d**2 + 0 * C, chunk=3 * T * C * d, local=T * C**2)
+    raise ValueError(f"unknown form {form!r}")
 
 
 # --- per-layer decode memory (FIG 09) ---------------------------------------------------------

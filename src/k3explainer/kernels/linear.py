@@ -75,3 +75,18 @@ def reassociate(q, k, v):
         madds_quadratic=T * T * K + T * T * V,
         madds_linear=K * T * V + T * K * V,
     )
+
+
+def similarity_kernels(q, k, *, scale=1.0):
+    """FIG 05b: the two similarities for raw (not feature-mapped) q [Tq, K] and k [Tk, K].
+
+    `exp`: softmax's kernel exp(scale·q·k); `elu`: linear attention's φ(q)·φ(k), φ = elu + 1.
+    Both are positive; each row normalised gives the attention weights of that mechanism
+    (`exp` → softmax, `elu` → the weights behind `linear_attention(normalize=True)`)."""
+    q, k = (np.atleast_2d(np.asarray(a, dtype=np.float64)) for a in (q, k))
+    dot = q @ k.T
+    exp = np.exp(scale * dot)
+    elu = elu_plus_one(q) @ elu_plus_one(k).T
+    return dict(dot=dot, exp=exp, elu=elu,
+                exp_weights=exp / exp.sum(axis=1, keepdims=True),
+                elu_weights=elu / elu.sum(axis=1, keepdims=True))

@@ -1,0 +1,90 @@
+"""FIG 03 · Four costs of softmax attention as N grows, for every N the slider can reach.
+
+The slider's N values are made here (octaves from n_min to n_max, with the octave_steps
+multipliers in between), so the JS never computes the scale; every readout comes from the
+`costs` kernels; the display constants (pixels per cell, screen width, model width, bytes per
+element) are the spec's ILLUSTRATIVE params.
+"""
+import numpy as np
+
+from k3explainer.kernels import (
+    decode_step_reads,
+    decode_step_writes,
+    kv_cache_elements,
+    prefill_attention_flops,
+    score_cells,
+)
+
+
+def slider_values(n_min: int, n_max: int, octave_steps: list[float]) -> np.ndarray:
+    """n_min·2^k·m for every octave k and multiplier m in octave_steps, up to n_max (integers only)."""
+    if n_min < 1 or n_max < n_min:
+        raise ValueError(f"need 1 <= n_min <= n_max, got {n_min}, {n_max}")
+    if not octave_steps or octave_steps[0] != 1 or any(not 1 <= m < 2 for m in octave_steps):
+        raise ValueError(f"octave_steps must start at 1 and stay in [1, 2): {octave_steps}")
+    values, base = [], n_min
+    while base <= n_max:
+        for m in octave_steps:
+            n = base * m
+            if n != int(n):
+                raise ValueError(f"{base} × {m} is not an integer")
+            if n <= n_max:
+                values.append(int(n))
+        base *= 2
+    return np.array(values, dtype=np.int64)
+
+
+def _growth(fn, n):
+    """How much a cost grows when N doubles, read off the kernel itself."""
+    return float(fn(2 * n) / fn(n))
+
+
+def build(params: dict, facts) -> dict:
+    N = slider_values(int(params["n_min"]), int(params["n_max"]), list(params["octave_steps"]))
+    n_default = int(params["n_default"])
+    if n_default not in N:
+        raise ValueError(f"n_default {n_default} is not one of the slider's values")
+    px, screen, bpe = int(params["px_per_cell"]), int(params["screen_px"]), int(params["bytes_per_element"])
+    H, d = int(params["n_heads"]), int(params["d_head"])
+    D = H * d
+
+    cells = score_cells(N)  # per head per layer
+    width_px = N * px  # one side of the drawn matrix
+    cache = kv_cache_elements(N, D)  # per layer
+    # the drawing compresses the side logarithmically: log2 N / log2 n_max of the largest square
+    side = np.log2(N) / np.log2(N[-1])
+    return {
+        "N": N,
+        "index": int(np.flatnonzero(N == n_default)[0]),
+        "octave": len(params["octave_steps"]),  # slider steps per doubling of N
+        "side": side,
+        "cells": cells,
+        "width_px": width_px,
+        "screens": width_px / screen,
+        "train_bytes_layer": cells * H * bpe,  # every head of the layer holds its own N×N
+        "prefill_flops": prefill_attention_flops(N, D),
+        "decode_reads": decode_step_reads(N, D),
+        "decode_read_bytes": decode_step_reads(N, D) * bpe,
+        "decode_writes": decode_step_writes(D),
+        "cache_elements": cache,
+        "cache_bytes": cache * bpe,
+        "growth": {
+            "cells": _growth(score_cells, n_default),
+            "prefill": _growth(lambda n: prefill_attention_flops(n, D), n_default),
+            "reads": _growth(lambda n: decode_step_reads(n, D), n_default),
+            "writes": _growth(lambda n: decode_step_writes(D), n_default),
+            "cache": _growth(lambda n: kv_cache_elements(n, D), n_default),
+        },
+        "constants": dict(px_per_cell=px, screen_px=screen, n_heads=H, d_head=d, D=D, bytes_per_element=bpe),
+        "flash_md": "**FlashAttention** ({{flashattention.year}}) computes "
+                    "{{flashattention.mechanism}}. It removes the materialised matrix of the training "
+                    "readout; the prefill arithmetic stays quadratic.",
+        "provenance": {
+            "kernels": ["k3explainer.kernels.score_cells", "k3explainer.kernels.prefill_attention_flops",
+                        "k3explainer.kernels.decode_step_reads", "k3explainer.kernels.decode_step_writes",
+                        "k3explainer.kernels.kv_cache_elements"],
+            "inputs": f"N = {N[0]} … {N[-1]} ({len(N)} values), D = {H} heads × {d} = {D}, "
+                      f"{bpe} bytes per element, {px} px per cell, {screen}-px screen (all ILLUSTRATIVE)",
+            "seed": None,
+        },
+    }

@@ -1,0 +1,105 @@
+"""FIG 15 · Complexity explorer: compute and memory against N for every mechanism, on log–log axes.
+
+The N grid is geometric (`points_per_octave` points per doubling), so the slider and the drag
+marker move by index and the browser never computes a scale. Every value is
+`complexity_curves` at that N; the growth column is the same kernel at 2N divided by its value
+at N (4 for a quadratic curve, 2 for a linear one, 1 for a flat one).
+"""
+import numpy as np
+
+from k3explainer.kernels import MECHANISMS, complexity_curves
+
+LABELS = {
+    "softmax": "Softmax attention",
+    "flash": "FlashAttention",
+    "linear": "Linear attention",
+    "kda": "Chunked delta rule (DeltaNet / KDA)",
+    "mla": "MLA",
+    "hybrid": "3:1 hybrid (KDA : MLA)",
+}
+SHORT = {"softmax": "Softmax", "flash": "Flash", "linear": "Linear", "kda": "Delta/KDA", "mla": "MLA",
+         "hybrid": "Hybrid"}
+METRICS = {
+    "compute": {"label": "Compute", "axis": "FLOPs to process N tokens", "unit": "FLOP"},
+    "memory": {"label": "Memory", "axis": "elements held (peak)", "unit": ""},
+}
+
+
+def n_grid(n_min: int, n_max: int, per_octave: int) -> np.ndarray:
+    """Whole token counts from n_min to n_max, `per_octave` per doubling (both ends powers of two)."""
+    octaves = np.log2(n_max / n_min)
+    if n_min < 1 or not float(octaves).is_integer() or octaves < 1:
+        raise ValueError(f"n_max / n_min must be a power of two ≥ 2, got {n_min} and {n_max}")
+    steps = int(octaves) * per_octave
+    return np.round(n_min * 2.0 ** (np.arange(steps + 1) / per_octave)).astype(np.int64)
+
+
+def tick_label(n: int) -> str:
+    """128, 1K, 64K, 1M: binary prefixes, the way context lengths are quoted."""
+    for size, suffix in ((2**20, "M"), (2**10, "K")):
+        if n >= size and n % size == 0:
+            return f"{n // size}{suffix}"
+    return str(n)
+
+
+def build(params: dict, facts) -> dict:
+    mechanisms = list(params["mechanisms"])
+    unknown = [m for m in mechanisms if m not in MECHANISMS]
+    if unknown:
+        raise ValueError(f"unknown mechanisms {unknown}; the kernel knows {list(MECHANISMS)}")
+    if params["hybrid_kda_per_mla"] != 3:
+        raise ValueError("costs.mechanism_costs models the 3:1 hybrid only")
+    per_octave = int(params["points_per_octave"])
+    N = n_grid(int(params["n_min"]), int(params["n_max"]), per_octave)
+    consts = dict(d_h=params["d_h"], layers=params["n_layers"], d_c=params["d_c"], C=params["chunk_size"])
+    at_n = complexity_curves(N.astype(np.float64), **consts)
+    at_2n = complexity_curves(2.0 * N, **consts)
+
+    metrics = {}
+    for metric, meta in METRICS.items():
+        values = {m: at_n[m][metric] for m in mechanisms}
+        lo = min(float(v.min()) for v in values.values())
+        hi = max(float(v.max()) for v in values.values())
+        y_range = [float(np.floor(np.log10(lo) * 2) / 2), float(np.ceil(np.log10(hi) * 2) / 2)]
+        metrics[metric] = {
+            **meta,
+            "values": values,
+            "growth": {m: np.round(at_2n[m][metric] / at_n[m][metric], 4) for m in mechanisms},
+            # fixed log10 axis range (Plotly's convention for log axes), and the same span as values
+            # for the vertical N marker
+            "y_range": y_range,
+            "y_span": [10.0 ** y_range[0], 10.0 ** y_range[1]],
+        }
+    default = int(params["n_default"])
+    if default not in N:
+        raise ValueError(f"n_default {default} is not on the N grid")
+    # a tick every third doubling, plus the last length (without crowding it)
+    octave_ns = [int(n) for n in N[::per_octave]]
+    ticks = [n for i, n in enumerate(octave_ns) if i % 3 == 0 and len(octave_ns) - 1 - i >= 2] + [octave_ns[-1]]
+    return {
+        "n": N,
+        "n_default_index": int(np.flatnonzero(N == default)[0]),
+        "x_range": [float(np.log10(N[0])), float(np.log10(N[-1]))],
+        "x_ticks": ticks,
+        "x_tick_labels": [tick_label(n) for n in ticks],
+        "constants": consts,  # the kernel's inputs, so tests can recompute every value
+        "mechanisms": [{"key": m, "label": LABELS[m], "short": SHORT[m]} for m in mechanisms],
+        "metrics": metrics,
+        "constants_md": (
+            f"$d_h = {params['d_h']}$, $L = {params['n_layers']}$ layers, $d_c = {params['d_c']}$, "
+            f"$C = {params['chunk_size']}$, one head per layer"
+        ),
+        "note_md": (
+            "These are operation and element counts, not wall-clock time. Decoding is bound by memory "
+            "bandwidth, and a quadratic kernel that keeps the tensor cores busy can beat a linear one that does not "
+            "([FIG 16](#fig-16))."
+        ),
+        "provenance": {
+            "kernels": ["k3explainer.kernels.complexity_curves", "k3explainer.kernels.mechanism_costs"],
+            "inputs": (f"N = {N[0]} … {N[-1]} ({per_octave} points per doubling); d_h = {params['d_h']}, "
+                       f"L = {params['n_layers']}, d_c = {params['d_c']}, C = {params['chunk_size']}, one head; "
+                       "compute = prefill FLOPs, memory = peak elements, summed over layers; growth = value at 2N / value at N"),
+            "seed": "none: closed-form counts, no random inputs",
+            "illustrative": "legible constants, not a released model; the slopes do not depend on them",
+        },
+    }

@@ -1,0 +1,201 @@
+/* FIG 13 · Kimi K3 map: stat tiles, an SVG of the whole stack (embedding → attention and
+ * feed-forward of every layer over the attention-residual blocks → output head), components
+ * that open an explanation panel, and SiTU vs SiLU from the kernels (Plotly). Layer kinds,
+ * counts and curves come from the builder (hybrid_layout, k3_derived, situ, silu). */
+K3.register("fig-13-k3-map", function (mount, data, ctx) {
+  "use strict";
+  var W = window.K3W, el = W.el;
+  var S = data.stack, comps = data.components, sx = data.situ;
+  var byId = {};
+  comps.forEach(function (c, i) { byId[c.id] = i; });
+  var st = ctx.state.get();
+  var sel = st.c in byId ? st.c : null;
+  var xi = clampX(st.x === undefined ? defaultX() : +st.x);
+
+  function clampX(i) { return isFinite(i) ? Math.max(0, Math.min(sx.x.length - 1, Math.round(i))) : defaultX(); }
+  function defaultX() {  // start where the curves have visibly parted: the sample nearest g = β
+    var best = 0;
+    sx.x.forEach(function (x, i) { if (Math.abs(x - sx.beta) < Math.abs(sx.x[best] - sx.beta)) best = i; });
+    return best;
+  }
+  function sectionTitle(id) {
+    var h = document.querySelector("#" + CSS.escape(id) + " h2");
+    return h ? h.textContent.trim() : id;
+  }
+
+  /* ---- stat tiles ---- */
+  var tiles = el("ul", { class: "f13-tiles", "aria-label": "Kimi K3 at a glance" });
+  data.tiles.forEach(function (t) {
+    tiles.appendChild(el("li", { class: "f13-tile", "data-fact": t.fact },
+      el("span", { class: "f13-tile-v k3-num", text: t.value }), el("span", { class: "f13-tile-l", text: t.label })));
+  });
+
+  /* ---- the SVG map ---- */
+  var VW = 1000, X0 = 92, X1 = 906, lw = (X1 - X0) / S.n;
+  var yA = 44, hA = 46, yF = 94, hF = 46;  // attention row, feed-forward row
+  var svg = el("svg:svg", { class: "f13-map", viewBox: "0 0 " + VW + " 196", role: "img",
+    "aria-label": "Map of the " + S.n + " layers: " + S.kda + " KDA and " + S.mla + " gated MLA attention layers, a dense " +
+      "first feed-forward layer and mixture-of-experts layers after it, in " + S.blocks.length + " attention-residual blocks." });
+  var parts = {};  // component id → SVG elements that belong to it
+  function add(comp, node) { (parts[comp] = parts[comp] || []).push(node); node.setAttribute("data-comp", comp); return svg.appendChild(node); }
+  function lx(layer) { return X0 + (layer - 1) * lw; }  // left edge of a 1-indexed layer
+
+  S.blocks.forEach(function (b, i) {
+    add("attnres", el("svg:rect", { class: "f13-band" + (i % 2 ? " is-odd" : ""), x: lx(b[0]), y: 26, width: (b[1] - b[0] + 1) * lw, height: 122 }));
+    add("attnres", el("svg:text", { class: "f13-small", x: lx(b[0]) + 3, y: 38, text: "block " + (i + 1) }));
+    if (i) add("attnres", el("svg:line", { class: "f13-boundary", x1: lx(b[0]), x2: lx(b[0]), y1: 26, y2: 148 }));
+  });
+  S.kinds.forEach(function (k, i) {
+    add(k === "mla" ? "gated-mla" : "kda", el("svg:rect", { class: "f13-layer f13-" + k, x: lx(i + 1) + 0.6, y: yA, width: lw - 1.2, height: hA }));
+    add(S.ffn[i] === "dense" ? "dense-ffn" : "latent-moe",
+      el("svg:rect", { class: "f13-layer f13-" + S.ffn[i], x: lx(i + 1) + 0.6, y: yF, width: lw - 1.2, height: hF }));
+  });
+  add("embedding", el("svg:rect", { class: "f13-box", x: 4, y: yA, width: 74, height: hA + hF + 4, rx: 6 }));
+  add("embedding", el("svg:text", { class: "f13-box-t", x: 41, y: 114, "text-anchor": "middle", text: "embed" }));
+  add("lm-head", el("svg:rect", { class: "f13-box", x: 920, y: yA, width: 76, height: hA + hF + 4, rx: 6 }));
+  add("lm-head", el("svg:text", { class: "f13-box-t", x: 958, y: 108, "text-anchor": "middle", text: "mix +" }));
+  add("lm-head", el("svg:text", { class: "f13-box-t", x: 958, y: 124, "text-anchor": "middle", text: "head" }));
+  [[80, 90], [908, 918]].forEach(function (a) {
+    svg.appendChild(el("svg:path", { class: "f13-arrow", d: "M" + a[0] + " 117 L" + a[1] + " 117 M" + (a[1] - 4) + " 113 L" + a[1] + " 117 L" + (a[1] - 4) + " 121" }));
+  });
+  // the first cycle bracketed and the repetition stated; numbers come from the builder's stat line
+  var cycle = comps[byId.layout] ? comps[byId.layout].stat : "";
+  add("layout", el("svg:path", { class: "f13-bracket", d: "M" + lx(1) + " 154 v6 H" + lx(5) + " v-6" }));
+  add("layout", el("svg:text", { class: "f13-small", x: lx(1), y: 176, text: cycle }));
+  add("context", el("svg:text", { class: "f13-small f13-ctx", x: X1, y: 176, "text-anchor": "end", text: data.tiles[data.tiles.length - 1].value + " tokens" }));
+  [1, S.blocks[S.blocks.length - 1][1]].forEach(function (layer, j) {
+    svg.appendChild(el("svg:text", { class: "f13-small", x: j ? lx(layer) + lw : lx(layer), y: 192, "text-anchor": j ? "end" : "start", text: "layer " + layer }));
+  });
+  svg.addEventListener("click", function (e) {
+    var c = e.target.getAttribute && e.target.getAttribute("data-comp");
+    if (c && c in byId) open(c, "click");
+  });
+  parts.context = (parts.context || []).concat(parts["gated-mla"] || []);  // the cache lives in the MLA layers
+
+  /* ---- component buttons (the keyboard path and the legend) and the panel ---- */
+  var panelId = ctx.id + "-panel";
+  var btns = comps.map(function (c) {
+    return el("button", { type: "button", class: "f13-comp f13-k-" + c.id, "data-id": c.id, "aria-controls": panelId,
+      "aria-expanded": "false", on: { click: function () { open(sel === c.id ? null : c.id, "click"); } } },
+      el("span", { class: "f13-swatch", "aria-hidden": "true" }), c.label);
+  });
+  var bar = el("div", { class: "f13-comps", role: "group", "aria-label": "Components of the map" });
+  btns.forEach(function (b) { bar.appendChild(b); });
+  bar.addEventListener("keydown", function (e) {
+    var i = btns.indexOf(document.activeElement), next = null;
+    if (i < 0) return;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") next = (i + 1) % btns.length;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = (i - 1 + btns.length) % btns.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = btns.length - 1;
+    if (next === null) return;
+    e.preventDefault();
+    btns[next].focus();
+  });
+  var pTitle = el("p", { class: "f13-p-title" }), pStat = el("p", { class: "f13-p-stat k3-num" });
+  var pText = el("div", { class: "f13-p-text" }), pLink = el("p", { class: "f13-p-link" });
+  var closeBtn = el("button", { type: "button", class: "k3-btn f13-close", "aria-label": "Close the panel", text: "×",
+    on: { click: function () { var was = sel; open(null, "click"); if (was) btns[byId[was]].focus(); } } });
+  var hint = el("p", { class: "f13-hint", text: "Choose a component above or on the map to read what it does, with its numbers and a link to its section." });
+  var panel = el("div", { class: "f13-panel", id: panelId, role: "region", "aria-label": "Component details" },
+    hint, el("div", { class: "f13-p-body" }, closeBtn, pTitle, pStat, pText, pLink));
+  mount.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && sel) { var was = sel; open(null, "key"); btns[byId[was]].focus(); }
+  });
+
+  /* ---- SiTU vs SiLU ---- */
+  var plot = el("div", { class: "f13-plot", role: "img", "aria-label": "Line plot of SiTU with beta " + W.fmt(sx.beta, 0) +
+    " and SiLU for inputs from " + W.fmt(sx.x[0], 0) + " to " + W.fmt(sx.x[sx.x.length - 1], 0) + "." });
+  var slider = W.slider({ label: "Input g", values: sx.x, index: xi, format: function (v) { return W.fmt(v, 2); },
+    onInput: function (i) { setX(i, "input"); } });
+  var rSitu = el("span", { class: "k3-num f13-r-situ", "data-sym": "situ-fn" }), rSilu = el("span", { class: "k3-num f13-r-silu" });
+  var readout = el("p", { class: "f13-readout" },
+    el("span", { class: "f13-key f13-key-situ", "data-sym": "situ-fn" }, "SiTU", el("sub", { text: "β=" + W.fmt(sx.beta, 0) })), " ", rSitu,
+    el("span", { class: "f13-key f13-key-silu" }, "SiLU"), " ", rSilu);
+  var note = W.html(el("p", { class: "f13-note", "data-sym": "situ-lin" }), sx.note_html);
+
+  mount.appendChild(el("div", { class: "f13" },
+    tiles, bar, el("div", { class: "k3-scroll f13-scroll" }, svg),
+    el("div", { class: "f13-lower" }, panel,
+      el("div", { class: "f13-act" }, el("p", { class: "f13-act-title", text: "Expert activation: SiTU vs SiLU" }), plot, slider.node, readout, note))));
+
+  function paintPanel() {
+    btns.forEach(function (b) { b.setAttribute("aria-expanded", b.getAttribute("data-id") === sel ? "true" : "false"); });
+    panel.classList.toggle("is-open", !!sel);
+    svg.classList.toggle("has-sel", !!sel);
+    [].forEach.call(svg.querySelectorAll(".is-on"), function (n) { n.classList.remove("is-on"); });
+    if (!sel) return;
+    (parts[sel] || []).forEach(function (n) { n.classList.add("is-on"); });
+    var c = comps[byId[sel]];
+    pTitle.textContent = c.label;
+    pStat.textContent = c.stat;
+    W.html(pText, c.text_html);
+    W.html(pLink, c.link_html);
+    var a = pLink.querySelector("a");
+    if (a) a.textContent = "Read §" + sectionTitle(c.section);
+  }
+  function open(id, how) {
+    id = id in byId ? id : null;
+    if (id === sel && how !== "restore") return;
+    sel = id;
+    paintPanel();
+    if (how === "restore") return;
+    var c = sel && comps[byId[sel]];
+    ctx.narrate(c ? c.label + " opened: " + c.stat + ". Explained in §" + sectionTitle(c.section) + "." : "Panel closed.");
+    save(how === "click" || how === "key");
+  }
+
+  var Plotly = null;
+  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  function marker() {
+    return [{ type: "line", x0: sx.x[xi], x1: sx.x[xi], yref: "paper", y0: 0, y1: 1, line: { color: css("--ink-3"), width: 1, dash: "dot" } },
+      { type: "line", xref: "paper", x0: 0, x1: 1, y0: sx.beta, y1: sx.beta, line: { color: css("--accent"), width: 1, dash: "dash" } }];
+  }
+  function paintX() {
+    slider.set(xi);
+    rSitu.textContent = W.fmt(sx.situ[xi], 3);
+    rSilu.textContent = W.fmt(sx.silu[xi], 3);
+    if (Plotly) Plotly.relayout(plot, { shapes: marker() });
+  }
+  function setX(i, how) {
+    i = clampX(i);
+    if (i === xi && how !== "restore") return;
+    xi = i;
+    paintX();
+    if (how === "restore") return;
+    ctx.narrate("At g = " + W.fmt(sx.x[xi], 2) + ": SiTU " + W.fmt(sx.situ[xi], 3) + ", SiLU " + W.fmt(sx.silu[xi], 3) + ".");
+    save(false);
+  }
+  function save(push) { ctx.state.set({ c: sel, x: xi }, { push: push }); }
+
+  paintPanel();
+  paintX();
+  return ctx.plotly().then(function (P) {
+    Plotly = P;
+    var font = { family: getComputedStyle(mount).fontFamily, color: css("--ink"), size: 11 };
+    var axis = { fixedrange: true, zeroline: true, zerolinecolor: css("--rule"), gridcolor: css("--rule"), linecolor: css("--rule") };
+    return Plotly.newPlot(plot, [
+      { x: sx.x, y: sx.situ, name: "SiTU", mode: "lines", line: { color: css("--accent"), width: 2.5 },
+        hovertemplate: "g %{x:.2f}<br>SiTU %{y:.3f}<extra></extra>" },
+      { x: sx.x, y: sx.silu, name: "SiLU", mode: "lines", line: { color: css("--blue"), width: 2, dash: "dash" },
+        hovertemplate: "g %{x:.2f}<br>SiLU %{y:.3f}<extra></extra>" },
+    ], {
+      height: 210, margin: { l: 34, r: 8, t: 6, b: 28 }, showlegend: false, dragmode: false, hovermode: "x",
+      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: font,
+      xaxis: Object.assign({ range: [sx.x[0], sx.x[sx.x.length - 1]] }, axis),
+      yaxis: Object.assign({ range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
+      shapes: marker(),
+      annotations: [{ x: sx.x[0], y: sx.beta, xanchor: "left", yanchor: "bottom", showarrow: false,
+        text: "cap β = " + W.fmt(sx.beta, 0), font: { color: css("--accent"), size: 11 } }],
+    }, { displayModeBar: false, responsive: true }).then(function () {
+      plot.on("plotly_hover", function (ev) { setX(ev.points[0].pointIndex, "hover"); });
+    });
+  }).then(function () {
+    return {
+      restore: function (s) {
+        open(s.c in byId ? s.c : null, "restore");
+        setX(s.x === undefined ? defaultX() : +s.x, "restore");
+      },
+    };
+  });
+});

@@ -1,0 +1,177 @@
+/* FIG 16 · Prefill versus decode: pick a mechanism, a phase and a context length N; a schematic
+ * of one layer shows what is read from memory, what is computed and what is kept, each with its
+ * count from mechanism_costs and a bar on a shared log scale; a table compares all mechanisms in
+ * the same phase. Counts, bar lengths and texts all come from the builder. */
+K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
+  "use strict";
+  var W = window.K3W, el = W.el;
+  var K = data.n.length;
+  var REGIONS = [
+    { key: "read", quantity: "reads", title: "Read from memory", color: "--orange" },
+    { key: "computed", quantity: "flops", title: "Computed", color: "--blue" },
+    { key: "kept", quantity: "kept", title: "Kept for the next step", color: "--violet" },
+  ];
+  var byKey = {};
+  data.mechanisms.forEach(function (m) { byKey[m.key] = m; });
+
+  var initial = ctx.state.get();
+  var mech = byKey[initial.mech] ? initial.mech : data.mechanisms[0].key;
+  var phase = pickPhase(initial.phase);
+  var idx = indexOfN(initial.n);
+
+  function pickPhase(p) { return data.phases.some(function (x) { return x.key === p; }) ? p : data.phases[0].key; }
+  function indexOfN(n) { var i = data.n.indexOf(+n); return i < 0 ? data.n_default_index : i; }
+  function amount(x, quantity) { return W.si(x) + " " + data.units[quantity]; }
+  function phaseLabel(p) { return data.phases.filter(function (x) { return x.key === p; })[0].label; }
+
+  /* ---------- controls ---------- */
+  var mechChoice = W.choice({
+    label: "Mechanism",
+    options: data.mechanisms.map(function (m) { return { value: m.key, text: m.label }; }),
+    value: mech, onChange: function (v, how) { update({ mech: v }, how); },
+  });
+  var phaseChoice = W.choice({
+    label: "Phase",
+    options: data.phases.map(function (p) { return { value: p.key, text: p.label }; }),
+    value: phase, onChange: function (v, how) { update({ phase: v }, how); },
+  });
+  var slider = W.slider({
+    label: "Context N", values: data.n, index: idx,
+    format: function (n) { return W.int(n) + " tokens"; },
+    onInput: function (i) { update({ idx: i }, "input"); },
+  });
+  slider.input.setAttribute("aria-label", "Context length N");
+  slider.input.addEventListener("change", function () { commit(true); });
+
+  /* ---------- the schematic: read → computed → kept ---------- */
+  var panels = {};
+  var schematic = el("div", { class: "f16-flow" });
+  REGIONS.forEach(function (r, i) {
+    var p = {
+      glyph: el("div", { class: "f16-glyph", "aria-hidden": "true" }),
+      value: el("p", { class: "f16-value k3-num" }),
+      fill: el("span", { class: "f16-fill" }),
+      text: el("p", { class: "f16-text" }),
+      extra: el("p", { class: "f16-extra k3-num" }),
+    };
+    p.fill.style.background = "var(" + r.color + ")";
+    p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
+      el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
+      el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.extra);
+    p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
+    panels[r.key] = p;
+    if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));
+    schematic.appendChild(p.node);
+  });
+
+  /* ---------- comparison table: every mechanism in this phase ---------- */
+  var caption = el("caption");
+  var rows = {};
+  var tbody = el("tbody");
+  data.mechanisms.forEach(function (m) {
+    var cells = REGIONS.map(function (r) { return el("td", { class: "k3-num", "data-q": r.quantity }); });
+    var tr = el("tr", { "data-mech": m.key }, el("th", { scope: "row", text: m.label }), cells[0], cells[1], cells[2]);
+    rows[m.key] = { node: tr, values: cells };
+    tbody.appendChild(tr);
+  });
+  var table = el("table", { class: "f16-table" }, caption,
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Mechanism" }),
+      el("th", { scope: "col", text: "read (elements)" }), el("th", { scope: "col", text: "computed (FLOPs)" }),
+      el("th", { scope: "col", text: "kept (elements)" }))), tbody);
+
+  var consts = el("p", { class: "f16-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }));
+  consts.insertAdjacentHTML("beforeend", " " + data.constants_html);  // rendered at build time
+
+  mount.appendChild(el("div", { class: "f16" },
+    el("div", { class: "f16-controls" },
+      el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Mechanism" }), mechChoice.node),
+      el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Phase" }), phaseChoice.node),
+      slider.node),
+    schematic,
+    el("div", { class: "k3-scroll" }, table),
+    consts));
+
+  /* ---------- glyphs: small pictures of the data each region touches ---------- */
+  function cells(list, color) {  // list of [x, y, w, h, filled]
+    var svg = el("svg:svg", { viewBox: "0 0 72 48", width: 72, height: 48 });
+    list.forEach(function (c) {
+      svg.appendChild(el("svg:rect", { x: c[0], y: c[1], width: c[2], height: c[3], rx: 1,
+        fill: c[4] ? "var(" + color + ")" : "none", stroke: "var(--ink-3)", "stroke-width": 0.6,
+        "fill-opacity": c[4] ? 0.85 : 0 }));
+    });
+    return svg;
+  }
+  function grid(n, size, x0, y0, on) {
+    var out = [];
+    for (var i = 0; i < n; i++) for (var j = 0; j < n; j++) out.push([x0 + j * size, y0 + i * size, size - 1, size - 1, on(i, j)]);
+    return out;
+  }
+  function strip(n, x0, y0, w, h) { var out = []; for (var j = 0; j < n; j++) out.push([x0 + j * w, y0, w - 1, h, true]); return out; }
+  var GLYPHS = {
+    triangle: function () { return grid(6, 7, 14, 3, function (i, j) { return j <= i; }); },
+    row: function () { return grid(6, 7, 14, 3, function (i, j) { return i === 5; }); },
+    chunks: function () { return grid(6, 7, 14, 3, function (i, j) { return Math.floor(i / 2) === Math.floor(j / 2) && j <= i; }); },
+    square: function () { return grid(4, 9, 18, 5, function () { return true; }); },
+    cache: function () { return strip(9, 0, 10, 8, 10).concat(strip(9, 0, 26, 8, 10)); },
+    strip: function () { return strip(9, 0, 20, 8, 6); },
+    inputs: function () { return strip(9, 0, 4, 8, 10).concat(strip(9, 0, 19, 8, 10), strip(9, 0, 34, 8, 10)); },
+    mixed: function () { return grid(3, 7, 0, 4, function () { return true; }).concat(grid(3, 7, 24, 4, function () { return true; }),
+      grid(3, 7, 48, 4, function () { return true; }), strip(9, 0, 32, 8, 6)); },
+  };
+
+  /* ---------- painting ---------- */
+  function paint() {
+    var story = data.story[mech][phase], values = data.values[mech][phase], bars = data.bars[mech][phase];
+    var memory = byKey[mech].memory;
+    var glyphs = { read: phase === "prefill" ? "inputs" : memory, computed: story.glyph, kept: memory };
+    REGIONS.forEach(function (r) {
+      var p = panels[r.key];
+      p.glyph.textContent = "";
+      p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), r.color));
+      p.value.textContent = amount(values[r.quantity][idx], r.quantity);
+      p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
+      p.text.textContent = story[r.key];
+      // the mechanism's memory is the symbol other sections' equations name (KV cache, state, latent)
+      var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
+      if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
+    });
+    panels.kept.extra.textContent = "peak held during " + phase + ": " + amount(values.peak[idx], "peak");
+    caption.textContent = phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer";
+    data.mechanisms.forEach(function (m) {
+      var row = rows[m.key];
+      row.node.classList.toggle("is-current", m.key === mech);
+      REGIONS.forEach(function (r, i) {
+        row.values[i].textContent = W.si(data.values[m.key][phase][r.quantity][idx]);  // unit in the header
+      });
+    });
+  }
+  function narrate() {
+    var v = data.values[mech][phase];
+    ctx.narrate(byKey[mech].label + ", " + phase + " at N = " + W.int(data.n[idx]) + " tokens: reads " +
+      amount(v.reads[idx], "reads") + ", computes " + amount(v.flops[idx], "flops") + ", keeps " +
+      amount(v.kept[idx], "kept") + " per layer.");
+  }
+  function commit(push) { ctx.state.set({ mech: mech, phase: phase, n: data.n[idx] }, { push: push }); }
+
+  /* One entry point for every change: mechanism, phase or N (index). */
+  function update(change, how) {
+    if (change.mech !== undefined) mech = byKey[change.mech] ? change.mech : data.mechanisms[0].key;
+    if (change.phase !== undefined) phase = pickPhase(change.phase);
+    if (change.idx !== undefined) idx = Math.max(0, Math.min(K - 1, change.idx));
+    mechChoice.set(mech);
+    phaseChoice.set(phase);
+    slider.set(idx);
+    paint();
+    narrate();
+    if (how === "click" || how === "key") commit(true);
+  }
+
+  paint();
+  narrate();
+  return {
+    restore: function (s) {
+      update({ mech: s.mech === undefined ? data.mechanisms[0].key : s.mech, phase: s.phase === undefined ? data.phases[0].key : s.phase,
+        idx: indexOfN(s.n) }, "restore");
+    },
+  };
+});

@@ -1,0 +1,146 @@
+"""FIG 01 · GPT-2 pipeline: counts equal gpt2_params and add up; the ×12 block opens and closes by
+mouse and keyboard; the state lives in the URL; equation terms and boxes light each other."""
+import pytest
+
+from k3explainer.kernels import gpt2_params
+
+from .support import axe_violations, open_figure, shipped_data, shown_number
+
+pytestmark = pytest.mark.browser
+FIG = "fig-01"
+
+
+@pytest.fixture(scope="module")
+def kernel(site_dir):
+    cfg = shipped_data(site_dir, FIG)["config"]
+    kw = dict(n_ctx=cfg["n_ctx"], n_embd=cfg["n_embd"], n_layer=cfg["n_layer"], mlp_ratio=cfg["d_ff"] // cfg["n_embd"])
+    return {"p": gpt2_params(vocab_size=cfg["vocab"], **kw), "padded": gpt2_params(vocab_size=cfg["vocab_padded"], **kw),
+            "cfg": cfg}
+
+
+def counts(locator):
+    return [shown_number(t) for t in locator.all_inner_texts()]
+
+
+def box_counts(fig, box):
+    return counts(fig.locator(f"[data-box='{box}'] .f01-part-count"))
+
+
+def is_open(fig):
+    return fig.locator(".f01-box-blocks").get_attribute("aria-expanded") == "true"
+
+
+def test_counts_equal_the_kernel_and_add_up_to_the_total(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    p = kernel["p"]
+    assert box_counts(fig, "embed") == [p["wte"], p["wpe"]]
+    assert box_counts(fig, "blocks") == [p["block"], p["blocks"]]
+    assert box_counts(fig, "ln_f") == [p["ln_f"]]
+    assert box_counts(fig, "lm_head") == [p["wte"]]  # tied: the head reuses wte, adds nothing
+    for box in ("tokens", "logits"):
+        assert fig.locator(f"[data-box='{box}'] .f01-none").inner_text() == "no parameters"
+    addends = counts(fig.locator(".f01-addend:not(.f01-total) .f01-addend-count"))
+    assert addends == [p["wte"], p["wpe"], p["blocks"], p["ln_f"], p["lm_head"]]
+    total = shown_number(fig.locator(".f01-total .f01-addend-count").inner_text())
+    assert sum(addends) == total == p["total"]
+    # the config badge states the padded-vocabulary variant, which the kernel reproduces
+    assert f"{kernel['padded']['total']:,}" in fig.locator(".f01-padded").inner_text()
+    assert fig.locator(".f01-config .badge-source").count() == 2
+    # each box states its shapes for the sequence length the figure shipped
+    T, d = kernel["cfg"]["T"], kernel["cfg"]["n_embd"]
+    assert f"out [{T}, {d}]" in fig.locator("[data-box='embed'] .f01-shapes").inner_text()
+    assert f"out [{T}, {kernel['cfg']['vocab']}]" in fig.locator("[data-box='lm_head'] .f01-shapes").inner_text()
+
+
+def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    p = kernel["p"]
+    assert not is_open(fig) and fig.locator(".f01-layer-open").get_attribute("aria-hidden") == "true"
+    fig.locator(".f01-box-blocks").click()
+    assert is_open(fig) and fig.locator(".f01-layer-open").is_visible()
+    assert box_counts(fig, "ln_1") == [p["ln_1"]]
+    assert box_counts(fig, "attn") == [p["c_attn"], p["attn_c_proj"]]
+    assert box_counts(fig, "ln_2") == [p["ln_2"]]
+    assert box_counts(fig, "mlp") == [p["c_fc"], p["mlp_c_proj"]]
+    assert fig.locator("[data-box='add_1'] .f01-none").count() == 1
+    assert shown_number(fig.locator(".f01-block-total").inner_text()) == p["block"]
+    assert sum(sum(box_counts(fig, b)) for b in ("ln_1", "attn", "ln_2", "mlp")) == p["block"]
+    heads = kernel["cfg"]["n_head"]
+    assert f"{heads} heads of {kernel['cfg']['d_head']}" in fig.locator("[data-box='attn'] .f01-title").inner_text()
+    assert f"{p['block']:,}" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f01-close").click()
+    assert not is_open(fig) and not fig.locator(".f01-layer-open").is_visible()
+    assert f"{p['blocks']:,}" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f01-stack").click()  # the drawn stack of layers opens one too
+    assert is_open(fig)
+
+
+def test_block_opens_and_closes_by_keyboard(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    button = fig.locator(".f01-box-blocks")
+    button.focus()
+    page.keyboard.press("Enter")
+    assert is_open(fig)
+    page.keyboard.press("Escape")
+    assert not is_open(fig)
+    assert page.evaluate("document.activeElement.classList.contains('f01-box-blocks')")
+    page.keyboard.press("Space")
+    assert is_open(fig)
+    for _ in range(4):  # past the later boxes' counts, focus reaches the open layer's Close button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('f01-close')"):
+            break
+    assert page.evaluate("document.activeElement.classList.contains('f01-close')")
+    page.keyboard.press("Enter")
+    assert not is_open(fig)
+
+
+def test_open_layer_lives_in_the_url_and_history(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-01.layer=open")
+    assert is_open(fig)
+    fig.locator(".f01-close").click()
+    assert "fig-01.layer" not in page.url
+    page.go_back()
+    page.wait_for_selector(f"#{FIG} .f01-box-blocks[aria-expanded='true']")
+    page.go_forward()
+    page.wait_for_selector(f"#{FIG} .f01-box-blocks[aria-expanded='false']")
+
+
+def test_equation_terms_and_boxes_light_each_other(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#gpt2 .katex-display [data-sym='g2-wte']").first.hover()
+    lit = fig.locator("[data-sym='g2-wte'].sym-on")
+    assert lit.count() >= 3  # the wte row, the head that reuses it, and its term in the sum
+    assert fig.locator(".f01-seg-wte.sym-on").count() == 1
+    fig.locator(".f01-box-blocks").hover()
+    assert page.locator("#gpt2 .katex-display [data-sym='g2-block'].sym-on").count() == 1
+    fig.locator(".f01-addend[data-sym='g2-lnf']").focus()  # and by keyboard
+    assert page.locator("#gpt2 .katex-display [data-sym='g2-lnf'].sym-on").count() == 1
+    page.locator("#gpt2 .sym-chip[data-sym='g2-wpe']").focus()
+    assert fig.locator("[data-box='embed'] [data-sym='g2-wpe'].sym-on").count() == 1
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_reserved_height_holds_both_states(watched, site_url, width):
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    reserved = page.evaluate(f"parseFloat(getComputedStyle(document.querySelector('#{FIG} .fig-stage')).minHeight)")
+    closed = page.evaluate(f"document.querySelector('#{FIG} .fig-mount').getBoundingClientRect().height")
+    fig.locator(".f01-box-blocks").click()
+    opened = page.evaluate(f"document.querySelector('#{FIG} .fig-mount').getBoundingClientRect().height")
+    assert closed <= reserved and opened <= reserved
+    assert abs(opened - closed) < 1  # opening a layer does not move the page below
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert axe_violations(page, f"#{FIG}") == []
+    fig.locator(".f01-box-blocks").click()
+    assert axe_violations(page, f"#{FIG}") == []

@@ -1,0 +1,176 @@
+"""FIG 04 · KV-cache decode: prefill and steps by mouse and keyboard; counters equal
+decode_with_kv_cache; the cached output equals the full causal pass; the state switch changes the
+memory readout; step and switch live in the URL."""
+import numpy as np
+import pytest
+
+from k3explainer.kernels import (
+    causal_softmax_attention,
+    decode_with_kv_cache,
+    kv_cache_elements,
+    mechanism_costs,
+)
+
+from .support import axe_violations, open_figure, shipped_data, shown_number
+
+pytestmark = pytest.mark.browser
+FIG = "fig-04"
+
+
+@pytest.fixture(scope="module")
+def kernel(site_dir):
+    """Recompute from the inputs the figure shipped: k, v are shipped; q is re-drawn from the seed."""
+    data = shipped_data(site_dir, FIG)
+    T, D = len(data["tokens"]), data["D"]
+    q, k, v = np.random.default_rng(data["provenance"]["seed"]).standard_normal((3, T, D))
+    assert np.allclose(k, data["k"]) and np.allclose(v, data["v"])  # same seeded inputs as the figure
+    P = data["n_prompt"]
+    dec = decode_with_kv_cache(q, k, v, n_prefill=P)
+    full, _ = causal_softmax_attention(q, k, v)
+    state = mechanism_costs("linear", "decode", 1, d_h=D, heads=1)
+    return {"data": data, "dec": dec, "full": full, "P": P, "D": D, "T": T, "state_kept": float(state["kept"]),
+            "state_reads": float(state["reads"])}
+
+
+def counter(fig, key):
+    return shown_number(fig.locator(f"[data-value='{key}']").inner_text())
+
+
+def filled_columns(fig, which):
+    """How many token columns of the K (0) or V (1) cache hold numbers."""
+    table = fig.locator(".f04-cache table").nth(which)
+    return sum(1 for t in table.locator("tbody tr").first.locator("td").all_inner_texts() if t.strip() != "·")
+
+
+def assert_decode_step(fig, kernel, j):
+    """After decode step j (1-based): counters and output as the kernel computes them."""
+    dec, D, P = kernel["dec"], kernel["D"], kernel["P"]
+    n = int(dec["cache_tokens"][j - 1])
+    assert n == P + j
+    assert counter(fig, "n") == n
+    assert counter(fig, "kept") == kv_cache_elements(n, D) == 2 * n * D
+    assert counter(fig, "reads") == dec["reads"][j - 1] == 2 * n * D
+    assert counter(fig, "writes") == dec["writes"][j - 1] == 2 * D
+    assert filled_columns(fig, 0) == filled_columns(fig, 1) == n
+    t = P + j - 1
+    cached = [shown_number(x) for x in fig.locator("tr[data-out='cached'] td").all_inner_texts()]
+    full = [shown_number(x) for x in fig.locator("tr[data-out='full'] td").all_inner_texts()]
+    assert cached == pytest.approx(dec["outputs"][t], abs=0.0005)
+    assert full == pytest.approx(kernel["full"][t], abs=0.0005)
+    assert cached == full  # the cache is exact: the same row as the full pass
+    assert kernel["data"]["tokens"][t] in fig.locator(".f04-eq-title").inner_text()
+
+
+def test_prefill_then_steps_by_mouse(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    D, P = kernel["D"], kernel["P"]
+    assert counter(fig, "n") == 0 and filled_columns(fig, 0) == 0
+    fig.locator(".f04-prefill").click()
+    assert counter(fig, "n") == P and counter(fig, "kept") == kv_cache_elements(P, D)
+    assert counter(fig, "writes") == kv_cache_elements(P, D) and counter(fig, "reads") == 0
+    assert filled_columns(fig, 0) == P and fig.locator(".f04-cache td.is-changed").count() == 2 * P * D
+    assert "Prefill" in fig.locator(".fig-live").inner_text()
+    for j in (1, 2, 3):
+        fig.get_by_role("button", name="Next step").click()
+        assert_decode_step(fig, kernel, j)
+        assert fig.locator(".f04-cache td.is-changed").count() == 2 * D  # one new K and one new V column
+    assert f"reads {2 * (P + 3) * D}" in fig.locator(".fig-live").inner_text()
+    fig.get_by_role("button", name="Previous step").click()
+    assert_decode_step(fig, kernel, 2)
+
+
+def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("ArrowRight")  # prefill
+    page.keyboard.press("ArrowRight")
+    assert_decode_step(fig, kernel, 1)
+    page.keyboard.press("End")
+    last = len(kernel["dec"]["cache_tokens"])
+    assert_decode_step(fig, kernel, last)
+    page.keyboard.press("ArrowLeft")
+    assert_decode_step(fig, kernel, last - 1)
+
+
+def test_play_runs_and_pauses(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    play = fig.get_by_role("button", name="Play")
+    play.click()
+    page.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % (kernel["P"] + 1))
+    fig.get_by_role("button", name="Pause").click()
+    n = counter(fig, "n")
+    page.wait_for_timeout(1200)
+    assert counter(fig, "n") == n  # paused: nothing advances
+
+
+def test_fixed_state_switch_changes_the_memory_readout(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-04.step=4")
+    assert_decode_step(fig, kernel, 3)
+    cache = counter(fig, "kept")
+    switch = fig.get_by_role("switch")
+    switch.click()
+    assert switch.get_attribute("aria-checked") == "true"
+    assert counter(fig, "kept") == kernel["state_kept"] == kernel["D"] ** 2 != cache
+    assert counter(fig, "reads") == kernel["state_reads"]
+    assert fig.locator(".f04-state").is_visible() and not fig.locator(".f04-cache").is_visible()
+    fig.get_by_role("button", name="Next step").click()  # the cache would grow; the state does not
+    assert counter(fig, "kept") == kernel["state_kept"]
+    assert "fixed state holds" in fig.locator(".fig-live").inner_text()
+    switch.focus()
+    page.keyboard.press("Space")
+    assert switch.get_attribute("aria-checked") == "false"
+    assert_decode_step(fig, kernel, 4)
+    page.keyboard.press("s")  # the shortcut, from anywhere in the figure
+    assert switch.get_attribute("aria-checked") == "true"
+
+
+def test_step_and_switch_live_in_the_url_and_history(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-04.step=3&fig-04.state=fixed")
+    assert counter(fig, "n") == kernel["P"] + 2 and counter(fig, "kept") == kernel["state_kept"]
+    fig.get_by_role("switch").click()
+    assert "fig-04.state" not in page.url and "fig-04.step=3" in page.url
+    fig.get_by_role("button", name="Next step").click()
+    assert "fig-04.step=4" in page.url
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#fig-04 [data-value=n]').textContent === '%d'" % (kernel["P"] + 2))
+    assert_decode_step(fig, kernel, 2)
+    page.go_back()
+    page.wait_for_selector("#fig-04 [role=switch][aria-checked=true]")
+
+
+def test_equation_symbols_and_counters_light_each_other(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-04.step=2")
+    page.locator("#kv-cache .katex [data-sym='kv-reads']").first.hover()
+    assert fig.locator(".f04-counter[data-sym='kv-reads'].sym-on").count() == 1
+    page.locator("#kv-cache .katex [data-sym='kv-cache']").first.hover()
+    assert fig.locator(".f04-cache table[data-sym='kv-cache'].sym-on").count() == 2
+    fig.locator(".f04-counter[data-sym='kv-writes']").focus()
+    assert page.locator("#kv-cache .katex [data-sym='kv-writes'].sym-on").count() >= 1
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_reserved_height_holds(watched, site_url, width):
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    for h in ("", "#fig-04.step=7", "#fig-04.step=7&fig-04.state=fixed"):
+        open_figure(page, site_url, FIG, h)
+        reserved, used = page.evaluate(
+            "[parseFloat(getComputedStyle(document.querySelector('#fig-04 .fig-stage')).minHeight),"
+            " document.querySelector('#fig-04 .f04').getBoundingClientRect().height]")
+        assert used <= reserved
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator(".f04-prefill").click()
+    fig.get_by_role("button", name="Next step").click()
+    assert axe_violations(page, f"#{FIG}") == []
+    fig.get_by_role("switch").click()
+    assert axe_violations(page, f"#{FIG}") == []

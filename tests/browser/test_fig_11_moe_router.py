@@ -1,0 +1,153 @@
+"""FIG 11 · router → top-k experts: scores, choices, gates, output, load and balance equal the `moe`
+kernels for every token, with and without the selection-only bias; K3 tiles come from facts."""
+import numpy as np
+import pytest
+
+from k3explainer.kernels import expert_load, glu_expert, moe_forward, route, router_scores, sequence_balance_loss
+
+from .support import axe_violations, cell_texts, open_figure, shipped_data, shown_number
+
+pytestmark = pytest.mark.browser
+FIG = "fig-11"
+
+
+@pytest.fixture(scope="module")
+def data(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def kernel_routing(data, biased):
+    x, c = np.array(data["x"]), np.array(data["centroids"])
+    logits = x @ c.T  # router scores are dot products with the centroids
+    r = route(logits, data["top_k"], score_func="sigmoid", renormalize=True,
+              bias=np.array(data["bias"]) if biased else None)
+    return logits, r, expert_load(r["experts"], c.shape[0]), sequence_balance_loss(r["scores"], r["experts"])
+
+
+def column(fig, col):
+    return cell_texts(fig.locator(f".f11-table td[data-col='{col}']"))
+
+
+def assert_token(fig, data, t, biased=False):
+    logits, r, load, balance = kernel_routing(data, biased)
+    P = data["precision"]
+    tol = 0.5 * 10**-P + 1e-12
+    assert [shown_number(v) for v in column(fig, "logit")] == pytest.approx(logits[t], abs=tol)
+    assert [shown_number(v) for v in column(fig, "score")] == pytest.approx(router_scores(logits[t], "sigmoid"), abs=tol)
+    ranks = column(fig, "rank")
+    chosen = [ranks.index(str(i + 1)) for i in range(data["top_k"])]
+    assert chosen == r["experts"][t].tolist()
+    gates = [shown_number(v) for v in column(fig, "gate")]
+    assert gates == pytest.approx(r["gates"][t], abs=tol)
+    assert sum(gates) == pytest.approx(1, abs=tol * len(gates))
+    assert f"sum {1:.{P}f}" in fig.locator(".f11-sum").inner_text()
+    # the output rows: each chosen expert's E_e(x), the shared experts' output, and y
+    rows = fig.locator(".f11-out tbody tr")
+    x = np.array(data["x"])[t]
+    experts = [np.array(w) for w in data["expert_weights"]]
+    y = np.array(data["shared_out"][t])
+    for i, e in enumerate(r["experts"][t]):
+        out = glu_expert(x, *(w[e] for w in experts))
+        shown = [shown_number(v) for v in cell_texts(rows.nth(i).locator("td"))]
+        assert shown == pytest.approx(out, abs=tol)
+        y = y + r["weights"][t, i] * out
+    assert [shown_number(v) for v in cell_texts(rows.nth(data["top_k"]).locator("td"))] == pytest.approx(data["shared_out"][t], abs=tol)
+    assert [shown_number(v) for v in cell_texts(rows.nth(data["top_k"] + 1).locator("td"))] == pytest.approx(y, abs=tol)
+    # load and balance over the batch
+    assert [int(v) for v in cell_texts(fig.locator(".f11-load-n"))] == load.tolist()
+    assert shown_number(fig.locator("[data-balance]").inner_text()) == pytest.approx(balance, abs=tol)
+    assert fig.locator(".f11-route").count() == data["top_k"]
+    assert fig.locator(".f11-shared-line").count() == data["n_shared"]
+
+
+def test_shipped_outputs_are_the_kernels(data):
+    """E_e(x), the shared output and y recomputed by glu_expert / moe_forward from the shipped inputs."""
+    x, c = np.array(data["x"]), np.array(data["centroids"])
+    experts = tuple(np.array(w) for w in data["expert_weights"])
+    shared = tuple(np.array(w) for w in data["shared_weights"])
+    np.testing.assert_allclose(glu_expert(x, *shared), data["shared_out"], atol=1e-12)
+    for key, bias in (("plain", None), ("biased", np.array(data["bias"]))):
+        y, r = moe_forward(x, c.T, experts, data["top_k"], shared=shared, score_func="sigmoid", renormalize=True, bias=bias)
+        np.testing.assert_allclose(y, data[key]["y"], atol=1e-12)
+        assert r["experts"].tolist() == data[key]["experts"]
+        for t in range(len(x)):
+            for i, e in enumerate(r["experts"][t]):
+                want = glu_expert(x[t], *(w[e] for w in experts))
+                np.testing.assert_allclose(data[key]["expert_out"][t][i], want, atol=1e-12)
+
+
+def test_every_token_by_click_and_keys_matches_the_kernel(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_token(fig, data, 1)
+    fig.locator(".k3-choice [role=radio][data-value='0']").click()
+    assert_token(fig, data, 0)
+    for t in range(1, len(data["tokens"])):
+        page.keyboard.press("ArrowRight")
+        assert_token(fig, data, t)
+    assert "the gates sum to 1" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f11-tok").nth(2).click()  # the token in the diagram
+    assert_token(fig, data, 2)
+
+
+def test_bias_toggle_shifts_load_not_weights(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    button = fig.locator(".f11-bias")
+    button.focus()
+    page.keyboard.press("Enter")
+    assert button.get_attribute("aria-pressed") == "true"
+    _, _, load1, _ = kernel_routing(data, True)
+    assert "loads " + ", ".join(map(str, load1)) in fig.locator(".fig-live").inner_text()
+    for t in range(len(data["tokens"])):
+        fig.locator(f".k3-choice [role=radio][data-value='{t}']").click()
+        assert_token(fig, data, t, biased=True)
+    _, plain, load0, _ = kernel_routing(data, False)
+    _, biased, load1, _ = kernel_routing(data, True)
+    assert load0.tolist() != load1.tolist()
+    # an expert chosen with and without the bias keeps its unbiased score; the gate is s_e / Σ chosen s
+    np.testing.assert_allclose(plain["scores"], biased["scores"])
+    button.click()
+    assert button.get_attribute("aria-pressed") == "false"
+    assert_token(fig, data, len(data["tokens"]) - 1)
+
+
+def test_headline_tiles_come_from_facts(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    text = fig.locator(".f11-tiles").inner_text()
+    for want in ("2.8T", "104B", "896 routed + 2 shared", "16 of 896", "3.71%", "1.79%"):
+        assert want in text
+    assert fig.locator(".f11-tiles .badge-source").count() >= 4
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-11.b=1&fig-11.t=4")
+    assert fig.locator(".f11-bias").get_attribute("aria-pressed") == "true"
+    assert_token(fig, data, 4, biased=True)
+    fig.locator(".k3-choice [role=radio][data-value='2']").click()
+    assert "fig-11.t=2" in page.url
+    page.go_back()
+    page.wait_for_selector(f"#{FIG} [role=radio][data-value='4'][aria-checked=true]")
+    assert_token(fig, data, 4, biased=True)
+
+
+def test_gate_symbol_links_both_ways(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#moe .katex-display [data-sym='moe-gate']").first.hover()
+    assert fig.locator("td.f11-gate.sym-on").count() == data["top_k"]
+    assert fig.locator(".f11-route.sym-on").count() == data["top_k"]
+    fig.locator("td.f11-gate[data-sym='moe-gate']").first.hover()
+    assert page.locator("#moe .katex-display [data-sym='moe-gate'].sym-on").count() >= 1
+    page.locator("#moe .katex-display [data-sym='moe-shared']").first.hover()
+    assert fig.locator(".f11-shared.sym-on").count() == data["n_shared"]
+
+
+def test_no_accessibility_violations_after_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator(".f11-bias").click()
+    fig.locator(".k3-choice [role=radio][data-value='3']").click()
+    assert axe_violations(page, f"#{FIG}") == []

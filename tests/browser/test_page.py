@@ -114,3 +114,17 @@ def test_copy_link_carries_the_figure_state(watched, site_url):
     page.wait_for_function("() => document.querySelector('#fig-02 .fig-live').textContent.includes('copied')")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.endswith("#fig-02&fig-02.row=3")
+
+
+def test_every_figure_symbol_is_a_known_symbol(watched, site_url, root):
+    """Figures link to equations through data-sym; a misspelt name would silently link nothing."""
+    import yaml
+
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    page.evaluate("() => K3.initAll()")
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
+                           timeout=60000)
+    used = set(page.eval_on_selector_all("[data-sym]", "els => els.map(e => e.dataset.sym)"))
+    known = set(yaml.safe_load((root / "content" / "symbols.yaml").read_text()))
+    assert used - known == set()

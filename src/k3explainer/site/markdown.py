@@ -174,13 +174,15 @@ def fact_html(fact: Fact, cite_id: str) -> str:
 
 
 def render(md: MarkdownIt, tokens: list[Token], env: dict) -> str:
-    """env: facts, math {MathItem: html}, symbols, doc_id (prefix for ids), cite counter."""
+    """env: facts, math {MathItem: html}, symbols, doc_id (prefix for ids), cites (shared counters)."""
     return md.renderer.render(tokens, md.options, env)
 
 
 def _next_cite(env: dict) -> str:
-    env["cites"] = env.get("cites", 0) + 1
-    return f"{env['doc_id']}-cite-{env['cites']}"
+    """A page-unique id: one counter per document id, shared by all its renders (env["cites"])."""
+    counters = env.setdefault("cites", {})
+    counters[env["doc_id"]] = counters.get(env["doc_id"], 0) + 1
+    return f"{env['doc_id']}-cite-{counters[env['doc_id']]}"
 
 
 def _math_html(env: dict, tex: str, display: bool) -> str:

@@ -106,7 +106,8 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     math_html = render_math(math_items, project.node_modules, project.cache, diags)
     diags.raise_if_any()
 
-    render_env = lambda doc_id: {"facts": facts, "math": math_html, "symbols": symbols, "doc_id": doc_id}
+    cites: dict[str, int] = {}  # citation ids stay unique across a figure's caption and texts
+    render_env = lambda doc_id: {"facts": facts, "math": math_html, "symbols": symbols, "doc_id": doc_id, "cites": cites}
     html_of = lambda doc: Markup(md.renderer.render(doc.tokens, md.options, {**doc.env, **render_env(doc.env["docId"])}))
     for fid, d in data.items():
         for container, key, where in markdown_fields(d):

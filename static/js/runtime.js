@@ -205,7 +205,7 @@
   /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard.
    * Sections far from the viewport skip layout (content-visibility), so they are measured again
    * when the browser renders them. */
-  var SCROLLERS = ".math-block, .section table, .k3-scroll";
+  var SCROLLERS = ".math-block, .section > table, .k3-scroll";
   function focusableScrollers(root) {
     var scope = root || document;
     var els = [].slice.call(scope.querySelectorAll(SCROLLERS));

@@ -71,9 +71,11 @@ def build(params: dict, facts) -> dict:
         "source_md": "DeepSeek-V2 (SOURCE): {{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller.",
         "k3_md": "In K3: {{kimi_k3.gated_mla}}; {{kimi_k3.query_lora}}; {{kimi_k3.output_gating}}.",
         "provenance": {
-            "kernels": ["k3explainer.kernels.mha_cache_per_token", "gqa_cache_per_token", "mqa_cache_per_token",
-                        "mla_cache_per_token", "mla_compress", "mla_reconstruct", "causal_softmax_attention",
-                        "mla_attention_naive", "mla_attention_absorbed"],
+            "kernels": ["k3explainer.kernels.mha_cache_per_token", "k3explainer.kernels.gqa_cache_per_token",
+                        "k3explainer.kernels.mqa_cache_per_token", "k3explainer.kernels.mla_cache_per_token",
+                        "k3explainer.kernels.mla_compress", "k3explainer.kernels.mla_reconstruct",
+                        "k3explainer.kernels.causal_softmax_attention",
+                        "k3explainer.kernels.mla_attention_naive", "k3explainer.kernels.mla_attention_absorbed"],
             "inputs": f"x [{demo['n_tokens']}, {demo['d_model']}], q [{demo['n_tokens']}, {demo['n_heads']}, {demo['d_head']}], "
                       "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1",
             "seed": demo["seed"],

@@ -84,8 +84,9 @@ def build(params: dict, facts) -> dict:
         "precision": int(params["precision"]),
         "tiles": _headline(facts),
         "provenance": {
-            "kernels": ["k3explainer.kernels.moe_forward", "router_scores", "glu_expert", "expert_load",
-                        "sequence_balance_loss", "update_balance_bias"],
+            "kernels": ["k3explainer.kernels.moe_forward", "k3explainer.kernels.router_scores",
+                        "k3explainer.kernels.glu_expert", "k3explainer.kernels.expert_load",
+                        "k3explainer.kernels.sequence_balance_loss", "k3explainer.kernels.update_balance_bias"],
             "inputs": f"x [{T}, {D}], centroids [{E}, {D}], SwiGLU experts of width {F} "
                       f"(shared: {params['n_shared']} experts fused, width {F * params['n_shared']}), standard normal / √fan-in; "
                       f"{params['score_func']} scores, top-{k}, renormalised; bias step γ = {params['bias_gamma']}",

@@ -19,11 +19,11 @@ def derived_facts(facts: Facts) -> list[Fact]:
     parts = facts.parts
     gpt2 = n("gpt2_small.params_total_vocab50257")
     experts, layout = parts("kimi_k3.experts"), parts("kimi_k3.layer_layout")
-    k3 = k3_derived(
+    k3 = k3_derived(  # counts arrive as YAML numbers; keep them integers so they print as 23, not 23.0
         total_params=n("kimi_k3.total_params"), active_params=n("kimi_k3.active_params"),
-        routed=experts["routed"], shared=experts["shared"], top_k=experts["top_k"],
-        layers=layout["layers"], kda_layers=layout["kda"], mla_layers=layout["mla"],
-        block_size=parts("kimi_k3.attnres_blocks")["block_size"], gpt2_params=gpt2,
+        routed=int(experts["routed"]), shared=int(experts["shared"]), top_k=int(experts["top_k"]),
+        layers=int(layout["layers"]), kda_layers=int(layout["kda"]), mla_layers=int(layout["mla"]),
+        block_size=int(parts("kimi_k3.attnres_blocks")["block_size"]), gpt2_params=gpt2,
     )
     nominal = n("kimi_k3.total_params") / round(gpt2, -6)  # the headline's rounded "124M"
     dsv2 = parts("mla_dsv2.kv_cache_per_token")

@@ -6,29 +6,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def open_figure(page, site_url: str, fig_id: str, hash_: str = ""):
-    """Load the page (optionally with a state hash), scroll the figure in and wait until it is ready."""
+def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 8):
+    """Load the page (optionally with a state hash), bring the figure in and wait until it is ready
+    and the page has settled (math fonts swapped in), so hovers land where they aim.
+
+    Scrolls again while waiting: on a slow machine the page may still be settling above the
+    figure after the first scroll."""
     page.goto(site_url + "index.html" + hash_)
     fig = page.locator(f"#{fig_id}")
-    fig.scroll_into_view_if_needed()
-    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
-    return fig
-
-
-def open_figure_settled(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 8):
-    """open_figure for figures far down the page: figures above may still be starting and move
-    this one out of the lazy-init range after one scroll, so scroll to it again until it is ready."""
-    page.goto(site_url + "index.html" + hash_)
-    fig = page.locator(f"#{fig_id}")
-    for _ in range(tries - 1):
+    for attempt in range(tries):
         fig.scroll_into_view_if_needed()
         try:
-            page.wait_for_selector(f"#{fig_id}[data-ready='true']", timeout=2000)
-            return fig
+            page.wait_for_selector(f"#{fig_id}[data-ready='true']", timeout=2000 if attempt < tries - 1 else 15000)
+            break
         except Exception:  # playwright's TimeoutError: not started yet, scroll again
             continue
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
     fig.scroll_into_view_if_needed()
-    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
     return fig
 
 

@@ -7,7 +7,7 @@ import pytest
 from k3explainer.kernels import complexity_curves
 
 from .conftest import Watch
-from .support import axe_violations, open_figure_settled as open_figure, shipped_data
+from .support import axe_violations, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-15"

@@ -6,7 +6,7 @@ import pytest
 from k3explainer.kernels import (chunk_cost_per_token, chunked_cost_terms, chunked_linear_madds, kda_chunked_flops,
                                  prefill_attention_flops, reassociation_costs)
 
-from .support import axe_violations, open_figure_settled as open_figure, shipped_data
+from .support import axe_violations, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-15b"

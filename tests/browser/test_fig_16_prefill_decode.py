@@ -6,7 +6,7 @@ import pytest
 
 from k3explainer.kernels import mechanism_costs
 
-from .support import axe_violations, open_figure_settled as open_figure, shipped_data
+from .support import axe_violations, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-16"

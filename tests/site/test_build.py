@@ -142,3 +142,15 @@ def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):
     proc = subprocess.run([java, "-jar", str(jar), "--errors-only", "--also-check-svg", "--format", "gnu", str(page)],
                           capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[:4000]
+
+
+def test_content_security_policy_allows_only_own_files(compiled):
+    files, _ = compiled
+    html = files["index.html"].decode()
+    m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
+    assert m, "the page carries a CSP"
+    policy = dict(d.strip().split(" ", 1) for d in m.group(1).split(";"))
+    assert policy["default-src"] == "'self'" and policy["script-src"] == "'self'"
+    assert "unsafe" not in policy["script-src"] and policy["object-src"] == "'none'"
+    # no inline script at all: every <script> has a src (data arrives as files, also from file://)
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []

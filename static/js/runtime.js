@@ -151,9 +151,14 @@
     var el = target && target.closest ? target.closest("[data-sym]") : null;
     return el ? el.getAttribute("data-sym") : null;
   }
-  document.addEventListener("pointerover", function (e) { K3.highlight(symOf(e.target)); });
-  document.addEventListener("focusin", function (e) { K3.highlight(symOf(e.target)); });
-  document.addEventListener("focusout", function () { K3.highlight(null); });
+  // The pointer wins while it rests on a symbol; otherwise keyboard focus decides, so scrolling
+  // the page under a resting mouse does not clear what the keyboard lit.
+  var hovered = null, focused = null;
+  function relight() { K3.highlight(hovered || focused); }
+  document.addEventListener("pointerover", function (e) { hovered = symOf(e.target); relight(); });
+  document.documentElement.addEventListener("pointerleave", function () { hovered = null; relight(); });
+  document.addEventListener("focusin", function (e) { focused = symOf(e.target); relight(); });
+  document.addEventListener("focusout", function () { focused = null; relight(); });
 
   /* ---------- journey strip and in-page links ---------- */
   function goTo(id, push) {

@@ -119,6 +119,7 @@ def test_equation_terms_and_boxes_light_each_other(watched, site_url):
     assert fig.locator(".f01-seg-wte.sym-on").count() == 1
     fig.locator(".f01-box-blocks").hover()
     assert page.locator("#gpt2 .katex-display [data-sym='g2-block'].sym-on").count() == 1
+    page.mouse.move(0, 0)  # park the pointer on nothing, so focus decides
     fig.locator(".f01-addend[data-sym='g2-lnf']").focus()  # and by keyboard
     assert page.locator("#gpt2 .katex-display [data-sym='g2-lnf'].sym-on").count() == 1
     page.locator("#gpt2 .sym-chip[data-sym='g2-wpe']").focus()

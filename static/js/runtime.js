@@ -95,7 +95,11 @@
       mount.appendChild(p);
     }
   }
-  function initFigure(fig) {
+  var starting = {};
+  function initFigure(fig) {  // once per figure, however many times it is asked for
+    return starting[fig.id] || (starting[fig.id] = startFigure(fig));
+  }
+  function startFigure(fig) {
     var id = fig.id;
     var needs = [loadScript("assets/widgets.js"), loadScript(fig.dataset.src)];
     if (fig.dataset.plotly) needs.push(K3.plotly());
@@ -124,7 +128,7 @@
       .catch(function (err) { fail(fig, err); });
   }
   K3.initAll = function () {  // used by tests and print: start every figure now
-    return Promise.all([].map.call(document.querySelectorAll("figure[data-src]:not([data-ready])"), initFigure));
+    return Promise.all([].map.call(document.querySelectorAll("figure[data-src]"), initFigure));
   };
 
   function watchFigures() {

@@ -72,6 +72,8 @@ def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
     page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
                            timeout=30000)
     assert live.count() >= 1
+    page.evaluate("K3.initAll()")  # asking again starts nothing twice
+    assert page.evaluate("() => [...document.querySelectorAll('.fig-mount')].every(m => m.childElementCount <= 1)")
     assert errors == []
 
 

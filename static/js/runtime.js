@@ -155,14 +155,13 @@
     var el = target && target.closest ? target.closest("[data-sym]") : null;
     return el ? el.getAttribute("data-sym") : null;
   }
-  // The pointer wins while it rests on a symbol; otherwise keyboard focus decides, so scrolling
-  // the page under a resting mouse does not clear what the keyboard lit.
+  // The latest of pointer and keyboard wins; moving onto something without a symbol (or the page
+  // scrolling under a resting mouse) falls back to what the other one lit instead of clearing it.
   var hovered = null, focused = null;
-  function relight() { K3.highlight(hovered || focused); }
-  document.addEventListener("pointerover", function (e) { hovered = symOf(e.target); relight(); });
-  document.documentElement.addEventListener("pointerleave", function () { hovered = null; relight(); });
-  document.addEventListener("focusin", function (e) { focused = symOf(e.target); relight(); });
-  document.addEventListener("focusout", function () { focused = null; relight(); });
+  document.addEventListener("pointerover", function (e) { hovered = symOf(e.target); K3.highlight(hovered || focused); });
+  document.documentElement.addEventListener("pointerleave", function () { hovered = null; K3.highlight(focused); });
+  document.addEventListener("focusin", function (e) { focused = symOf(e.target); K3.highlight(focused || hovered); });
+  document.addEventListener("focusout", function () { focused = null; K3.highlight(hovered); });
 
   /* ---------- journey strip and in-page links ---------- */
   function goTo(id, push) {

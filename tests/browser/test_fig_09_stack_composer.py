@@ -1,5 +1,4 @@
 """FIG 09 · layer stack composer: toggles, presets, layer count and context, checked against `costs`."""
-import numpy as np
 import pytest
 
 from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory

@@ -32,11 +32,3 @@ def write_atomic(out: Path, files: dict[str, bytes]) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
 
-
-def tree_files(folder: Path, prefix: str, *, suffixes: tuple[str, ...] | None = None) -> dict[str, bytes]:
-    """Every file under `folder` as {prefix/relative path: bytes}, optionally filtered by suffix."""
-    return {
-        f"{prefix}/{p.relative_to(folder).as_posix()}": p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and (suffixes is None or p.suffix in suffixes)
-    }

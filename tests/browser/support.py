@@ -31,6 +31,9 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
 
     axe is loaded from the page's own origin (the site fixture serves it) so the page's
     Content-Security-Policy, which forbids inline scripts, stays on during the check."""
+    # freeze transitions so colour checks never sample a cell mid-fade, and let fonts settle
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    page.evaluate("() => document.fonts.ready")
     page.add_script_tag(url="/__test__/axe.min.js")
     context = f"document.querySelector({selector!r})" if selector else "document"
     result = page.evaluate(f"() => axe.run({context}, {{resultTypes: ['violations']}})")

@@ -1,9 +1,10 @@
 """FIG 13 · Kimi K3 map: the layer stack from the published counts, stat tiles, and SiTU vs SiLU."""
-import re
 
 import numpy as np
 
 from k3explainer.kernels import hybrid_layout, k3_derived, silu, situ
+
+from .editorial import cited_facts
 
 DIGITS = 5  # curve samples are shipped rounded; the page shows at most 3 decimals
 
@@ -91,6 +92,6 @@ def build(params: dict, facts) -> dict:
                        f"rounded to {DIGITS} decimals"),
             "seed": None,
             "facts": sorted({t["fact"] for t in tiles} | {"kimi_k3.attnres_blocks", "kimi_k3.situ"} |
-                            set(re.findall(r"\{\{\s*([\w.]+)\s*\}\}", repr(params["components"])))),
+                            set(cited_facts(params["components"]))),
         },
     }

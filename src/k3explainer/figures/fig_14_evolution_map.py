@@ -1,6 +1,7 @@
 """FIG 14 · The evolution map: one node per step, each with its wall, fix and price (data from the spec)."""
-import re
 from collections import Counter
+
+from .editorial import checked_items, cited_facts
 
 WALLS = {  # the four walls of §01; a wall sentence names one of them first ("Memory: …")
     "coupling": "Coupling",
@@ -24,17 +25,11 @@ def wall_of(text: str, index: int, count: int) -> str:
 
 
 def build(params: dict, facts) -> dict:
-    raw = params["nodes"]
-    if not isinstance(raw, list) or len(raw) < 2:
+    raw = checked_items(params["nodes"], FIELDS, "node")
+    if len(raw) < 2:
         raise ValueError("nodes: a list of at least two steps")
-    nodes, seen = [], set()
+    nodes = []
     for i, node in enumerate(raw):
-        missing = [f for f in FIELDS if not isinstance(node.get(f), str) or not node[f].strip()]
-        if missing:
-            raise ValueError(f"node {i + 1}: missing or empty {', '.join(missing)}")
-        if node["id"] in seen:
-            raise ValueError(f"node {i + 1}: duplicate id {node['id']!r}")
-        seen.add(node["id"])
         nodes.append({
             "id": node["id"],
             "title": node["title"],
@@ -51,7 +46,7 @@ def build(params: dict, facts) -> dict:
         "walls": [{"id": k, "label": v, "count": counts.get(k, 0)} for k, v in WALLS.items()],
         "provenance": {
             "kernels": [],
-            "facts": sorted(set(re.findall(r"\{\{\s*([\w.]+)\s*\}\}", repr(raw)))),  # every number in the texts
+            "facts": cited_facts(raw),  # every number in the texts
             "inputs": "the node list in content/figures/fig-14.yaml (editorial text); numbers inside come from cited facts",
             "seed": None,
             "counts": "nodes per wall counted from each wall sentence's prefix",

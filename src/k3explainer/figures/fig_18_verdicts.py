@@ -1,5 +1,6 @@
 """FIG 18 · Seven verdicts: before/after comparisons, each answering the same four questions."""
-import re
+
+from .editorial import checked_items, cited_facts
 
 QUESTIONS = [  # (key in the spec, heading shown) — every verdict answers all four, in this order
     ("changed", "What changed"),
@@ -10,18 +11,12 @@ QUESTIONS = [  # (key in the spec, heading shown) — every verdict answers all 
 
 
 def build(params: dict, facts) -> dict:
-    raw = params["verdicts"]
-    if not isinstance(raw, list) or not raw:
-        raise ValueError("verdicts: a non-empty list")
-    verdicts, seen = [], set()
+    raw = checked_items(params["verdicts"], ("id", "before", "after", *dict(QUESTIONS)), "verdict")
+    verdicts = []
     for i, v in enumerate(raw):
-        missing = [k for k in ("id", "before", "after", *dict(QUESTIONS)) if not isinstance(v.get(k), str) or not v[k].strip()]
         sections = v.get("sections")
-        if missing or not isinstance(sections, list) or not sections:
-            raise ValueError(f"verdict {i + 1}: missing {', '.join(missing) or 'sections'}")
-        if v["id"] in seen:
-            raise ValueError(f"verdict {i + 1}: duplicate id {v['id']!r}")
-        seen.add(v["id"])
+        if not isinstance(sections, list) or not sections:
+            raise ValueError(f"verdict {i + 1}: missing sections")
         verdicts.append({
             "id": v["id"],
             "before": v["before"],
@@ -35,7 +30,7 @@ def build(params: dict, facts) -> dict:
         "verdicts": verdicts,
         "provenance": {
             "kernels": [],
-            "facts": sorted(set(re.findall(r"\{\{\s*([\w.]+)\s*\}\}", repr(raw)))),  # every number in the texts
+            "facts": cited_facts(raw),  # every number in the texts
             "inputs": "the verdicts in content/figures/fig-18.yaml (editorial text); numbers inside come from cited facts",
             "seed": None,
         },

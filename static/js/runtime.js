@@ -296,8 +296,35 @@
     });
     watchFigures();
     watchJourney();
-    var anchor = readHash().anchor;
-    if (anchor && document.getElementById(anchor)) document.getElementById(anchor).scrollIntoView();
+    jumpToAnchor();
+  }
+  /* A link into the article ("#fig-14&fig-14.open=kda,mla") lands mid-page. The figures it
+   * restores may be taller than their reserved space, and formulas set in fallback fonts reflow
+   * when KaTeX's arrive; so those figures and the two main math faces load first, off-screen,
+   * and the page jumps a frame after they are drawn: nothing in view moves (three seconds at most). */
+  function jumpToAnchor() {
+    var h = readHash();
+    var target = h.anchor && document.getElementById(h.anchor);
+    if (!target) return;
+    var restored = Object.keys(h.state).map(function (id) { return document.getElementById(id); })
+      .filter(function (f) { return f && f.matches("figure[data-src]"); });
+    var jumped = false;
+    function jump() { if (!jumped) { jumped = true; target.scrollIntoView({ behavior: "instant" }); } }
+    var ready = restored.map(initFigure);
+    if (document.querySelector(".katex")) ready.push(mathFontsReady());
+    Promise.all(ready).then(function () {
+      requestAnimationFrame(function () { requestAnimationFrame(jump); });
+    });
+    setTimeout(jump, 3000);
+  }
+  function mathFontsReady() {
+    loadMathFonts();
+    var link = document.getElementById("k3-math-fonts");
+    return new Promise(function (resolve) {
+      if (link.sheet) resolve(); else link.addEventListener("load", resolve);
+    }).then(function () {
+      return Promise.all(["1em KaTeX_Main", "italic 1em KaTeX_Math"].map(function (f) { return document.fonts.load(f); }));
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from .support import axe_violations
+from .support import axe_violations, shipped_data
 
 pytestmark = pytest.mark.browser
 
@@ -93,6 +93,37 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
                            timeout=30000)
     page.wait_for_timeout(300)
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
+
+
+def _k3_layout(site_dir):
+    return "".join(k[0] for k in shipped_data(site_dir, "fig-09")["k3_layout"])
+
+
+SHARED_LINKS = {  # figures a shared link restores taller than their reserved space
+    "fig-09 K3 preset, phone": (390, lambda d: f"#fig-09&fig-09.layout={_k3_layout(d)}"),
+    "fig-14 all open": (1280, lambda d: "#fig-14&fig-14.open=" + ",".join(
+        n["id"] for n in shipped_data(d, "fig-14")["nodes"])),
+    "fig-18 all open, phone": (390, lambda d: "#fig-18&fig-18.open=" + ",".join(
+        v["id"] for v in shipped_data(d, "fig-18")["verdicts"])),
+    "fig-01 layer open, phone": (390, lambda d: "#fig-01&fig-01.layer=open"),
+}
+
+
+@pytest.mark.parametrize("case", SHARED_LINKS)
+def test_shared_link_lands_on_the_restored_figure_without_layout_shift(watched, site_url, site_dir, case):
+    width, hash_ = SHARED_LINKS[case]
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 1600})  # taller than the reservation: what lies below is in view
+    page.add_init_script("""window.__cls = 0; new PerformanceObserver(list => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
+        .observe({type: 'layout-shift', buffered: true});""")
+    page.goto(site_url + "index.html" + hash_(site_dir))
+    fig_id = hash_(site_dir)[1:].split("&")[0]
+    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
+    page.wait_for_function(f"""() => Math.abs(document.getElementById('{fig_id}').getBoundingClientRect().top
+        - parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop)) < 2""")  # the jump landed
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.001)
 
 
 def test_print_opens_text_descriptions(watched, site_url):

@@ -1,5 +1,6 @@
-"""FIG 01 · GPT-2 pipeline: counts equal gpt2_params and add up; the ×12 block opens and closes by
-mouse and keyboard; the state lives in the URL; equation terms and boxes light each other."""
+"""FIG 01 · GPT-2 pipeline (one SVG): counts equal gpt2_params and add up; the ×12 block opens and
+closes in place by mouse and keyboard; the state lives in the URL; equation terms and boxes light
+each other; the drawing is a row when wide and a column on a phone."""
 import pytest
 
 from k3explainer.kernels import gpt2_params
@@ -18,8 +19,8 @@ def kernel(site_dir):
             "cfg": cfg}
 
 
-def counts(locator):
-    return [shown_number(t) for t in locator.all_inner_texts()]
+def counts(locator):  # SVG text has no innerText; its textContent is what is drawn
+    return [shown_number(t) for t in locator.all_text_contents()]
 
 
 def box_counts(fig, box):
@@ -39,7 +40,7 @@ def test_counts_equal_the_kernel_and_add_up_to_the_total(watched, site_url, kern
     assert box_counts(fig, "ln_f") == [p["ln_f"]]
     assert box_counts(fig, "lm_head") == [p["wte"]]  # tied: the head reuses wte, adds nothing
     for box in ("tokens", "logits"):
-        assert fig.locator(f"[data-box='{box}'] .f01-none").inner_text() == "no parameters"
+        assert fig.locator(f"[data-box='{box}'] .f01-none").text_content() == "no parameters"
     addends = counts(fig.locator(".f01-addend:not(.f01-total) .f01-addend-count"))
     assert addends == [p["wte"], p["wpe"], p["blocks"], p["ln_f"], p["lm_head"]]
     total = shown_number(fig.locator(".f01-total .f01-addend-count").inner_text())
@@ -49,8 +50,9 @@ def test_counts_equal_the_kernel_and_add_up_to_the_total(watched, site_url, kern
     assert fig.locator(".f01-config .badge-source").count() == 2
     # each box states its shapes for the sequence length the figure shipped
     T, d = kernel["cfg"]["T"], kernel["cfg"]["n_embd"]
-    assert f"out [{T}, {d}]" in fig.locator("[data-box='embed'] .f01-shapes").inner_text()
-    assert f"out [{T}, {kernel['cfg']['vocab']}]" in fig.locator("[data-box='lm_head'] .f01-shapes").inner_text()
+    assert f"out [{T}, {d}]" in fig.locator("[data-box='embed'] .f01-shapes").text_content()
+    assert f"out [{T}, {kernel['cfg']['vocab']}]" in fig.locator("[data-box='lm_head'] .f01-shapes").text_content()
+    assert fig.locator("svg.f01-svg > [data-box]").count() == 6  # the pipeline is drawn, not listed
 
 
 def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, kernel):
@@ -58,17 +60,20 @@ def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, k
     fig = open_figure(page, site_url, FIG)
     p = kernel["p"]
     assert not is_open(fig) and fig.locator(".f01-layer-open").get_attribute("aria-hidden") == "true"
+    assert fig.locator(".f01-stack").is_visible()
     fig.locator(".f01-box-blocks").click()
-    assert is_open(fig) and fig.locator(".f01-layer-open").is_visible()
+    assert is_open(fig) and fig.locator(".f01-layer-open").is_visible() and not fig.locator(".f01-stack").is_visible()
+    assert fig.locator(".f01-box-blocks").get_attribute("aria-controls") == fig.locator(".f01-layer-open").get_attribute("id")
     assert box_counts(fig, "ln_1") == [p["ln_1"]]
     assert box_counts(fig, "attn") == [p["c_attn"], p["attn_c_proj"]]
     assert box_counts(fig, "ln_2") == [p["ln_2"]]
     assert box_counts(fig, "mlp") == [p["c_fc"], p["mlp_c_proj"]]
     assert fig.locator("[data-box='add_1'] .f01-none").count() == 1
-    assert shown_number(fig.locator(".f01-block-total").inner_text()) == p["block"]
+    assert shown_number(fig.locator(".f01-block-total").text_content()) == p["block"]
+    assert shown_number(fig.locator(".f01-blocks-total").text_content()) == p["blocks"]
     assert sum(sum(box_counts(fig, b)) for b in ("ln_1", "attn", "ln_2", "mlp")) == p["block"]
     heads = kernel["cfg"]["n_head"]
-    assert f"{heads} heads of {kernel['cfg']['d_head']}" in fig.locator("[data-box='attn'] .f01-title").inner_text()
+    assert f"{heads} heads of {kernel['cfg']['d_head']}" in fig.locator("[data-box='attn'] .f01-title").text_content()
     assert f"{p['block']:,}" in fig.locator(".fig-live").inner_text()
     fig.locator(".f01-close").click()
     assert not is_open(fig) and not fig.locator(".f01-layer-open").is_visible()
@@ -126,17 +131,41 @@ def test_equation_terms_and_boxes_light_each_other(watched, site_url):
     assert fig.locator("[data-box='embed'] [data-sym='g2-wpe'].sym-on").count() == 1
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_reserved_height_holds_both_states(watched, site_url, width):
+def _height(page, selector):
+    return page.evaluate(f"document.querySelector({selector!r}).getBoundingClientRect().height")
+
+
+def test_wide_row_holds_its_reserved_height_in_both_states(watched, site_url):
     page, _ = watched
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": 1280, "height": 900})
     fig = open_figure(page, site_url, FIG)
     reserved = page.evaluate(f"parseFloat(getComputedStyle(document.querySelector('#{FIG} .fig-stage')).minHeight)")
-    closed = page.evaluate(f"document.querySelector('#{FIG} .fig-mount').getBoundingClientRect().height")
+    closed = _height(page, f"#{FIG} .fig-mount")
     fig.locator(".f01-box-blocks").click()
-    opened = page.evaluate(f"document.querySelector('#{FIG} .fig-mount').getBoundingClientRect().height")
+    opened = _height(page, f"#{FIG} .fig-mount")
     assert closed <= reserved and opened <= reserved
     assert abs(opened - closed) < 1  # opening a layer does not move the page below
+    boxes = fig.locator("svg.f01-svg > [data-box]")
+    tops = {round(b.bounding_box()["y"]) for b in boxes.all()}
+    assert len(tops) == 1  # one row
+
+
+def test_phone_column_opens_the_layer_in_place(watched, site_url):
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    reserved = page.evaluate(f"parseFloat(getComputedStyle(document.querySelector('#{FIG} .fig-stage')).minHeight)")
+    assert _height(page, f"#{FIG} .fig-mount") <= reserved
+    svg = fig.locator("svg.f01-svg").bounding_box()
+    assert svg["x"] >= 0 and svg["x"] + svg["width"] <= 390  # nothing runs off the screen
+    fig.locator(".f01-box-blocks").click()
+    block = fig.locator(".f01-box-blocks").bounding_box()
+    layer = fig.locator(".f01-layer-open").bounding_box()
+    ln_f = fig.locator("[data-box='ln_f']").bounding_box()
+    assert block["y"] < layer["y"] < ln_f["y"]  # the layer opens between the block and what follows it
+    for box in ("ln_1", "attn", "add_1", "ln_2", "mlp", "add_2"):  # a column: every box right of the stream
+        b = fig.locator(f"[data-box='{box}']").bounding_box()
+        assert b["x"] > layer["x"] and b["x"] + b["width"] <= svg["x"] + svg["width"] + 1
 
 
 def test_no_accessibility_violations_after_interaction(watched, site_url):

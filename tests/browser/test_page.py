@@ -95,6 +95,28 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_figure_fits_its_reserved_height(watched, site_url, width):
+    """A figure that starts near the viewport must not push the page: its default view fits the
+    height its spec reserves (height on a desktop, height_phone on a phone)."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(site_url + "index.html")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
+                           timeout=30000)
+    page.evaluate("() => document.fonts.ready")
+    over = page.evaluate("""() => [...document.querySelectorAll('figure[data-src]')].map(f => {
+        const stage = f.querySelector('.fig-stage'), mount = f.querySelector('.fig-mount');
+        const reserved = parseFloat(getComputedStyle(stage).minHeight);
+        stage.style.minHeight = '0px';
+        const used = mount.getBoundingClientRect().height;
+        stage.style.minHeight = '';
+        return [f.id, Math.round(used), reserved];
+    }).filter(([, used, reserved]) => used > reserved)""")
+    assert over == []
+
+
 def _k3_layout(site_dir):
     return "".join(k[0] for k in shipped_data(site_dir, "fig-09")["k3_layout"])
 

@@ -142,6 +142,22 @@
     [].forEach.call(figs, function (f) { io.observe(f); });
   }
 
+  /* Charts take their colours from CSS when they are drawn. When the reader's colour scheme
+   * changes, chart figures start again in it; their state comes back from the URL. */
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
+    Object.keys(instances).forEach(function (id) {
+      var fig = document.getElementById(id);
+      if (!fig || !fig.dataset.plotly) return;
+      var mount = fig.querySelector(".fig-mount");
+      [].forEach.call(mount.querySelectorAll(".js-plotly-plot"), function (p) { window.Plotly.purge(p); });
+      mount.textContent = "";
+      delete instances[id];
+      delete starting[id];
+      fig.removeAttribute("data-ready");
+      initFigure(fig);
+    });
+  });
+
   /* ---------- symbol links: equations ↔ figures ---------- */
   var lit = null;
   K3.highlight = function (name) {

@@ -43,6 +43,17 @@
     return (i ? v.toPrecision(3) : String(Math.round(v))) + (unit || i ? " " + units[i] + (unit || "") : "");
   };
 
+  /* Chart colours come from the page's CSS variables, so charts follow light and dark mode (the
+   * runtime restarts chart figures when the scheme changes). css(node) → name → value. */
+  W.css = function (node) {
+    return function (name) { return getComputedStyle(node).getPropertyValue(name).trim(); };
+  };
+  /* The frame every Plotly chart shares: transparent paper, the page's font and ink, no drag. */
+  W.chartLayout = function (node, layout) {
+    return Object.assign({ paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", dragmode: false,
+      font: { family: getComputedStyle(node).fontFamily, color: W.css(node)("--ink"), size: 11 } }, layout);
+  };
+
   /* A single-choice group (radio semantics, roving tabindex, arrow keys, Home/End).
    * opts: {label, options: [{value, text, sym?}], value, onChange(value, how)} */
   W.choice = function (opts) {

@@ -148,6 +148,24 @@ def test_shared_link_lands_on_the_restored_figure_without_layout_shift(watched, 
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.001)
 
 
+def test_charts_follow_a_colour_scheme_change_and_keep_their_state(watched, site_url):
+    page, _ = watched
+    page.emulate_media(color_scheme="light")
+    page.goto(site_url + "index.html#fig-15&fig-15.metric=memory")
+    page.wait_for_selector("#fig-15[data-ready='true']")
+    ink = "() => getComputedStyle(document.documentElement).getPropertyValue('--ink').trim()"
+    font = "() => document.querySelector('#fig-15 .js-plotly-plot')._fullLayout.font.color"
+    light = page.evaluate(ink)
+    assert page.evaluate(font) == light
+    page.emulate_media(color_scheme="dark")
+    dark = page.evaluate(ink)
+    assert dark != light
+    page.wait_for_function(f"() => document.querySelector('#fig-15[data-ready=\"true\"] .js-plotly-plot')"
+                           f" && ({font})() === ({ink})()")
+    assert page.locator("#fig-15 .js-plotly-plot").count() == 1  # drawn again, not twice
+    assert page.locator("#fig-15 [role=radio][aria-checked=true]").get_attribute("data-value") == "memory"
+
+
 def test_print_opens_text_descriptions(watched, site_url):
     page, _ = watched
     page.goto(site_url + "index.html")

@@ -82,27 +82,24 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
     if (Plotly) Plotly.relayout(plot, { shapes: shapes() });
     if (how !== "restore") ctx.state.set({ row: row }, { push: how === "click" || how === "key" });
   }
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
 
   paintPanel();
   narrate();
   return ctx.plotly().then(function (P) {
     Plotly = P;
     var z = data.weights.map(function (r, t) { return r.map(function (w, s) { return s <= t ? w : null; }); });
-    var ink = css("--ink");
     return Plotly.newPlot(plot, [{
       type: "heatmap", z: z, x: cols, y: cols, zmin: 0, zmax: 1, hoverongaps: false,
       colorscale: [[0, css("--heat-lo")], [1, css("--heat-hi")]], showscale: false,
       texttemplate: "%{z:.2f}", textfont: { size: 11 },
       hovertemplate: "query %{y}<br>key %{x}<br>weight %{z:.3f}<extra></extra>",
-    }], {
+    }], W.chartLayout(mount, {
       margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: { family: getComputedStyle(mount).fontFamily, color: ink, size: 11 },
       xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false },
       yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false },
-      shapes: shapes(), dragmode: false,
-    }, { displayModeBar: false, responsive: true }).then(function () {
+      shapes: shapes(),
+    }), { displayModeBar: false, responsive: true }).then(function () {
       plot.on("plotly_hover", function (ev) { select(ev.points[0].pointIndex[0], "hover"); });
       plot.on("plotly_click", function (ev) { select(ev.points[0].pointIndex[0], "click"); });
     });

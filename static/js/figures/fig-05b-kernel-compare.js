@@ -73,7 +73,7 @@ K3.register("fig-05b-kernel-compare", function (mount, data, ctx) {
   function save(push) { ctx.state.set({ r: slice().length, angle: data.angles[ai] }, { push: push }); }
 
   var Plotly = null;
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function marker() {
     return [{ type: "line", xref: "x", yref: "paper", x0: data.angles[ai], x1: data.angles[ai], y0: 0, y1: 1,
       line: { color: css("--ink-3"), width: 1.5, dash: "dot" } }];
@@ -103,12 +103,10 @@ K3.register("fig-05b-kernel-compare", function (mount, data, ctx) {
   narrate();
   return ctx.plotly().then(function (P) {
     Plotly = P;
-    var s = slice(), ink = css("--ink"), rule = css("--rule");
-    var font = { family: getComputedStyle(mount).fontFamily, color: ink, size: 11 };
-    var axis = { fixedrange: true, gridcolor: rule, zeroline: false, linecolor: rule };
-    var base = { margin: { l: 44, r: 8, t: 8, b: 40 }, height: 290, paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: font, dragmode: false, legend: { orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: font },
-      hoverlabel: { bgcolor: css("--paper"), bordercolor: rule, font: font } };
+    var s = slice(), rule = css("--rule"), base = W.chartLayout(mount, { margin: { l: 44, r: 8, t: 8, b: 40 }, height: 290 });
+    var axis = { fixedrange: true, gridcolor: rule, zeroline: false, linecolor: rule }, font = base.font;
+    base.legend = { orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: font };
+    base.hoverlabel = { bgcolor: css("--paper"), bordercolor: rule, font: font };
     var expColor = css("--accent"), eluColor = css("--blue");
     var curves = Plotly.newPlot(curve, [
       { x: data.angles, y: s.exp, name: "exp(q·k)", mode: "lines", line: { color: expColor, width: 2.5 },

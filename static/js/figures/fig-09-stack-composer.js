@@ -154,7 +154,7 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
 
   /* ---- the bar chart ---- */
   var Plotly, marked = -1;
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function traces() {
     var x = layout.map(function (k, i) { return i + 1; });
     var col = { mla: css("--blue"), kda: css("--violet") };
@@ -168,16 +168,14 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   }
   function plotLayout() {
     var top = Math.max(data.mla_per_layer[nIdx], data.kda_per_layer) * 1.08;
-    return {
-      margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250,
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", bargap: 0.15,
-      font: { family: getComputedStyle(mount).fontFamily, color: css("--ink"), size: 11 },
+    return W.chartLayout(mount, {
+      margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250, bargap: 0.15,
       xaxis: { title: { text: "layer" }, fixedrange: true, range: [0.5, layout.length + 0.5], showgrid: false,
         tickmode: layout.length > 24 ? "auto" : "linear", dtick: 1 },
       yaxis: { title: { text: "elements per layer" }, fixedrange: true, range: [0, top], gridcolor: css("--rule"),
         tickformat: "~s", zeroline: false },
-      dragmode: false, showlegend: false,
-    };
+      showlegend: false,
+    });
   }
   function drawPlot() {
     plot.setAttribute("aria-label", "Bar chart of decode memory per layer at N = " + W.int(data.contexts[nIdx]) +

@@ -13,7 +13,7 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
   function clampTok(t) { return isFinite(t) ? Math.max(0, Math.min(T - 1, Math.round(t))) : 1; }
   function range(n, f) { var a = []; for (var i = 0; i < n; i++) a.push(f(i)); return a; }
   function elList(tag, attrs, list) { return el.apply(null, [tag, attrs].concat(list)); }
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function routing() { return biasOn ? data.biased : data.plain; }
   function name(e) { return "E" + (e + 1); }
   function label(t) { return "“" + data.tokens[t] + "” (token " + (t + 1) + ")"; }

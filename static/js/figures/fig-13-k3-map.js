@@ -146,7 +146,7 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
   }
 
   var Plotly = null;
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function marker() {
     return [{ type: "line", x0: sx.x[xi], x1: sx.x[xi], yref: "paper", y0: 0, y1: 1, line: { color: css("--ink-3"), width: 1, dash: "dot" } },
       { type: "line", xref: "paper", x0: 0, x1: 1, y0: sx.beta, y1: sx.beta, line: { color: css("--accent"), width: 1, dash: "dash" } }];
@@ -172,22 +172,20 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
   paintX();
   return ctx.plotly().then(function (P) {
     Plotly = P;
-    var font = { family: getComputedStyle(mount).fontFamily, color: css("--ink"), size: 11 };
     var axis = { fixedrange: true, zeroline: true, zerolinecolor: css("--rule"), gridcolor: css("--rule"), linecolor: css("--rule") };
     return Plotly.newPlot(plot, [
       { x: sx.x, y: sx.situ, name: "SiTU", mode: "lines", line: { color: css("--accent"), width: 2.5 },
         hovertemplate: "g %{x:.2f}<br>SiTU %{y:.3f}<extra></extra>" },
       { x: sx.x, y: sx.silu, name: "SiLU", mode: "lines", line: { color: css("--blue"), width: 2, dash: "dash" },
         hovertemplate: "g %{x:.2f}<br>SiLU %{y:.3f}<extra></extra>" },
-    ], {
-      height: 210, margin: { l: 34, r: 8, t: 6, b: 28 }, showlegend: false, dragmode: false, hovermode: "x",
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: font,
+    ], W.chartLayout(mount, {
+      height: 210, margin: { l: 34, r: 8, t: 6, b: 28 }, showlegend: false, hovermode: "x",
       xaxis: Object.assign({ range: [sx.x[0], sx.x[sx.x.length - 1]] }, axis),
       yaxis: Object.assign({ range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
       shapes: marker(),
       annotations: [{ x: sx.x[0], y: sx.beta, xanchor: "left", yanchor: "bottom", showarrow: false,
         text: "cap β = " + W.fmt(sx.beta, 0), font: { color: css("--accent"), size: 11 } }],
-    }, { displayModeBar: false, responsive: true }).then(function () {
+    }), { displayModeBar: false, responsive: true }).then(function () {
       plot.on("plotly_hover", function (ev) { setX(ev.points[0].pointIndex, "hover"); });
     });
   }).then(function () {

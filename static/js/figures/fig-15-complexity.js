@@ -30,7 +30,7 @@ K3.register("fig-15-complexity", function (mount, data, ctx) {
     for (var i = 1; i < K; i++) if (Math.abs(data.n[i] - v) < Math.abs(data.n[best] - v)) best = i;
     return best;
   }
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function fmtValue(v) { return W.si(v, data.metrics[metric].unit); }
   function fmtN(i) { return W.int(data.n[i]); }
 
@@ -122,18 +122,16 @@ K3.register("fig-15-complexity", function (mount, data, ctx) {
     ]);
   }
   function layout() {
-    var M = data.metrics[metric], ink = css("--ink"), grid = css("--rule");
+    var M = data.metrics[metric], grid = css("--rule");
     var axis = { type: "log", fixedrange: true, gridcolor: grid, linecolor: grid, zeroline: false, ticks: "outside",
       tickcolor: grid };
-    return {
-      height: plotHeight(), margin: MARGIN, showlegend: false, dragmode: false, hovermode: false,
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: { family: getComputedStyle(mount).fontFamily, color: ink, size: 11 },
+    return W.chartLayout(mount, {
+      height: plotHeight(), margin: MARGIN, showlegend: false, hovermode: false,
       xaxis: Object.assign({}, axis, { range: data.x_range, tickvals: data.x_ticks, ticktext: data.x_tick_labels,
         title: { text: "sequence length N (tokens)", standoff: 8 } }),
       yaxis: Object.assign({}, axis, { range: M.y_range, exponentformat: "power", dtick: 2,
         title: { text: M.axis, standoff: 6 } }),
-    };
+    });
   }
   function plotHeight() { return mount.clientWidth < 560 ? 300 : 380; }
   function redraw(full) {

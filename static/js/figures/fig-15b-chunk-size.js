@@ -20,7 +20,7 @@ K3.register("fig-15b-chunk-size", function (mount, data, ctx) {
     var i = data.c.indexOf(+c);
     return i < 0 ? data.c_default_index : i;
   }
-  function css(name) { return getComputedStyle(mount).getPropertyValue(name).trim(); }
+  var css = W.css(mount);
   function V() { return data.views[viewKey]; }
   function amount(x) { return W.si(x) + " " + V().unit; }
   function pct(x) { return W.fmt(100 * x, 1) + "%"; }
@@ -152,15 +152,13 @@ K3.register("fig-15b-chunk-size", function (mount, data, ctx) {
   function layout() {
     var v = V(), grid = css("--rule");
     var axis = { type: "log", fixedrange: true, gridcolor: grid, linecolor: grid, zeroline: false, ticks: "outside", tickcolor: grid };
-    return {
-      height: mount.clientWidth < 560 ? 280 : 340, margin: MARGIN, showlegend: false, dragmode: false, hovermode: false,
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: { family: getComputedStyle(mount).fontFamily, color: css("--ink"), size: 11 },
+    return W.chartLayout(mount, {
+      height: mount.clientWidth < 560 ? 280 : 340, margin: MARGIN, showlegend: false, hovermode: false,
       xaxis: Object.assign({}, axis, { range: data.x_range, tickvals: data.c.filter(tickEvery(mount.clientWidth < 560 ? 3 : 2)),
         title: { text: "chunk size C (tokens)", standoff: 8 } }),
       yaxis: Object.assign({}, axis, { range: v.y_range, exponentformat: "power", dtick: 1,
         title: { text: v.unit + " per head", standoff: 6 } }),
-    };
+    });
   }
   function tickEvery(k) {  // every k-th power of two, plus the last one when there is room
     return function (c, i) { return i % k === 0 || (k === 2 && i === K - 1); };

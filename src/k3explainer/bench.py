@@ -90,16 +90,18 @@ PAINT_JS = """() => new Promise(resolve => {
   setTimeout(() => resolve({fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime, lcp, cls}), 1500);
 })"""
 
-# Click every control of a figure (buttons, radios, sliders) and time input → next painted frame.
+# Click every control of a figure (buttons, SVG buttons, radios, sliders) and time input → next painted frame.
 INPUT_JS = """async (id) => {
   const fig = document.getElementById(id);
   const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const controls = [...fig.querySelectorAll('.fig-stage button:not([disabled]), .fig-stage [role=radio], .fig-stage input[type=range]')].slice(0, 12);
-  const times = [];
-  for (let round = 0; round < 3; round++) for (const c of controls) {
+  const controls = () => [...fig.querySelectorAll('.fig-stage button:not([disabled]), .fig-stage [role=button], .fig-stage [role=radio], .fig-stage input[type=range]')];
+  const n = Math.min(12, controls().length), times = [];
+  for (let round = 0; round < 3; round++) for (let i = 0; i < n; i++) {
+    const c = controls()[i];  // looked up each time: a figure may redraw its controls
+    if (!c) continue;
     const t0 = performance.now();
     if (c.type === 'range') { c.value = (+c.value + 1) % (+c.max + 1); c.dispatchEvent(new Event('input', {bubbles: true})); }
-    else c.click();
+    else c.dispatchEvent(new MouseEvent('click', {bubbles: true}));  // SVG controls have no .click()
     await frame();
     times.push(performance.now() - t0);
   }

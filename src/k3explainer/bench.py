@@ -109,6 +109,15 @@ INPUT_JS = """async (id) => {
 }"""
 
 
+def _record_size(sizes: dict[str, int], response) -> None:
+    if not response.ok:
+        return
+    try:
+        sizes[response.url] = len(response.body())
+    except Exception:  # playwright's TargetClosedError: the page closed while this response was in flight
+        pass
+
+
 def _browser_metrics(site: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -120,7 +129,7 @@ def _browser_metrics(site: Path) -> dict:
             for name, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
                 page = browser.new_page(viewport=viewport)
                 sizes: dict[str, int] = {}
-                page.on("response", lambda r: sizes.__setitem__(r.url, len(r.body())) if r.ok else None)
+                page.on("response", lambda r: _record_size(sizes, r))
                 page.goto(url)
                 out[f"{name}_paint"] = page.evaluate(PAINT_JS)
                 if name == "desktop":

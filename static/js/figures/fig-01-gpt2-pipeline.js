@@ -21,11 +21,15 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     count: [MONO, 12, 700, 16], small: [MONO, 10.5, 400, 14], note: [SANS, 12, 400, 15],
     head: [SANS, 11, 700, 15], sum: [MONO, 12, 400, 17],
   };
-  var pen = document.createElement("canvas").getContext("2d");
-  function width(kind, s) {
-    var f = FONT[kind];
-    pen.font = f[2] + " " + f[1] + "px " + f[0];
-    return pen.measureText(s).width;
+  var pen = document.createElement("canvas").getContext("2d"), measured = {};
+  function width(kind, s) {  // remembered: every redraw measures the same strings
+    var key = kind + "|" + s;
+    if (!(key in measured)) {
+      var f = FONT[kind];
+      pen.font = f[2] + " " + f[1] + "px " + f[0];
+      measured[key] = pen.measureText(s).width;
+    }
+    return measured[key];
   }
   function wrap(kind, s, w) {  // greedy word wrap; a word wider than w gets a line of its own
     var lines = [], line = "";
@@ -58,8 +62,8 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
   function box(b, w, opts) {
     var inner = w - 2 * PAD, y = BAND + 6, node = g({ class: "f01-box", "data-box": b.id, "data-sym": b.sym || null });
     var kids = [];
-    function put(kind, cls, lines, x, anchor) {
-      kids.push(text(kind, cls, x === undefined ? PAD : x, y + FONT[kind][1], lines, anchor ? { "text-anchor": anchor } : null));
+    function put(kind, cls, lines) {
+      kids.push(text(kind, cls, PAD, y + FONT[kind][1], lines));
       y += FONT[kind][3] * lines.length;
     }
     put("title", "f01-title", wrap("title", b.title, inner));
@@ -95,7 +99,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     kids.forEach(function (k) { node.appendChild(k); });
     node.setAttribute("role", "group");
     node.setAttribute("aria-label", b.title);
-    return { node: node, h: h, w: w, resize: function (nh) { node.firstChild.setAttribute("height", nh); } };
+    return { node: node, h: h, w: w };
   }
   function measureBox(b, w, opts) { return box(b, w, opts).h; }
 
@@ -238,15 +242,15 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     L.forEach(function (b, k) { tokens.push([(k ? "+ " : "") + W.int(b.count) + " "]); });
     tokens.push(["= "], [W.int(data.block_total), "f01-block-total"], [" per block "], ["· × " + cfg.n_layer + " = "],
       [W.int(data.addends[2].count), "f01-blocks-total"]);
-    var sum = text("sum", "f01-layer-sum", 0, y + 12, [], { "data-sym": "g2-block" }), lineW = 0, rows = 1;
+    var perBlock = text("sum", "f01-layer-sum", 0, y + 12, [], { "data-sym": "g2-block" }), lineW = 0, rows = 1;
     tokens.forEach(function (t) {
       var tw = width("sum", t[0]), span = el("svg:tspan", { class: t[1] || null, text: t[0] });
       if (lineW && lineW + tw > w) { span.setAttribute("x", 0); span.setAttribute("dy", FONT.sum[3]); lineW = 0; rows++; }
       if (t[1]) span.setAttribute("font-weight", 700);
-      sum.appendChild(span);
+      perBlock.appendChild(span);
       lineW += tw;
     });
-    view.appendChild(sum);
+    view.appendChild(perBlock);
     y += FONT.sum[3] * rows + 4;
     return { node: view, h: y };
   }
@@ -273,10 +277,10 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     (isOpen ? closed : opened).node.setAttribute("aria-hidden", "true");
     // on a wide screen both views share one height, so opening a layer moves nothing below it
     var regionH = (wide ? Math.max(closed.h, opened.h) : (isOpen ? opened.h : closed.h)) + 28;
-    function placeRegion(x, top, rw) {
-      region.appendChild(rect(x, top, rw, regionH, "f01-region-bg", { rx: 8 }));
-      region.appendChild(at(closed.node, x + 14, top + 16));
-      region.appendChild(at(opened.node, x + 14, top + 16));
+    function placeRegion(top) {
+      region.appendChild(rect(0, top, w, regionH, "f01-region-bg", { rx: 8 }));
+      region.appendChild(at(closed.node, 14, top + 16));
+      region.appendChild(at(opened.node, 14, top + 16));
     }
     if (wide) {
       var bw = (w - 5 * GAP - 8) / P.length;
@@ -288,7 +292,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
       });
       var zx = blocksAt * (bw + GAP), top = h + 40;  // the block zooms out into the region below
       region.appendChild(el("svg:polygon", { class: "f01-zoom", points: [zx + 4, h + 10, zx + bw + 4, h + 10, w, top, 0, top].join(" ") }));
-      placeRegion(0, top, w);
+      placeRegion(top);
       canvas.appendChild(region);
       y = top + regionH + 2;
     } else {
@@ -299,7 +303,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
         y += bx.h + (b.id === "blocks" ? 8 : 0);
         if (i === blocksAt) {  // the block opens in place, right under it
           y += 10;
-          placeRegion(0, y, w);
+          placeRegion(y);
           canvas.appendChild(region);
           y += regionH;
         }
@@ -311,7 +315,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     canvas.setAttribute("viewBox", "0 0 " + w + " " + Math.ceil(y));
     var focused = document.activeElement && svg && svg.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
-    if (svg) svg.replaceWith(canvas); else sumAnchor.before(canvas);
+    if (svg) svg.replaceWith(canvas); else sum.before(canvas);  // the drawing sits above the sum
     svg = canvas;
     if (focused) focusKey(focused);
   }
@@ -347,7 +351,6 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     el("p", {}, el("span", { class: "k3-label", text: "Config " }), W.html(el("span"), data.config_html)),
     el("p", { class: "f01-padded" }, W.html(el("span"), data.padded_html)));
 
-  var sumAnchor = sum;
   var root = mount.appendChild(el("div", { class: "f01" }, config, sum, bar));
   root.addEventListener("keydown", function (e) {  // Escape folds the layer from anywhere in the figure
     if (e.key === "Escape" && isOpen) { e.preventDefault(); setOpen(false, "key"); focusKey("blocks"); }

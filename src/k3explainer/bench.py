@@ -17,14 +17,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from .browser import LAUNCH, serve
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 def _build_seconds(out: Path, *, cold: bool) -> float:
@@ -75,14 +74,6 @@ def _reload_seconds(tmp: Path) -> float:
         proc.wait()
 
 
-def _serve(folder: Path):
-    handler = functools.partial(type("Quiet", (SimpleHTTPRequestHandler,), {"log_message": lambda *a: None}),
-                                directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/index.html"
-
-
 PAINT_JS = """() => new Promise(resolve => {
   let lcp = 0, cls = 0;
   new PerformanceObserver(l => { for (const e of l.getEntries()) lcp = e.startTime; }).observe({type: 'largest-contentful-paint', buffered: true});
@@ -110,26 +101,28 @@ INPUT_JS = """async (id) => {
 
 
 def _record_size(sizes: dict[str, int], response) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
     if not response.ok:
         return
     try:
         sizes[response.url] = len(response.body())
-    except Exception:  # playwright's TargetClosedError: the page closed while this response was in flight
-        pass
+    except PlaywrightError:  # the page closed while this response was in flight: nothing to count
+        return
 
 
 def _browser_metrics(site: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
-    server, url = _serve(site)
+    server, url = serve(site)
     out: dict = {}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = p.chromium.launch(**LAUNCH)
             for name, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
                 page = browser.new_page(viewport=viewport)
                 sizes: dict[str, int] = {}
-                page.on("response", lambda r: _record_size(sizes, r))
+                page.on("response", functools.partial(_record_size, sizes))
                 page.goto(url)
                 out[f"{name}_paint"] = page.evaluate(PAINT_JS)
                 if name == "desktop":

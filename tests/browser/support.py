@@ -75,3 +75,13 @@ def table_numbers(table) -> list[list]:
             return text
 
     return [[parse(t) for t in row] for row in rows]
+
+
+
+def spec_heights() -> dict[str, dict[int, int]]:
+    """{figure id: {figure width: px reserved}} from the specs, as the build reads them."""
+    from k3explainer.site.errors import Diagnostics
+    from k3explainer.site.specs import load_specs
+
+    specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+    return {fid: dict(spec.model.reserve) for fid, spec in specs.items()}

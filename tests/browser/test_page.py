@@ -3,7 +3,10 @@ import re
 
 import pytest
 
-from .support import axe_violations, shipped_data
+from k3explainer.reserve import MEASURE_JS, RESERVED_JS, open_at_width
+from k3explainer.site.specs import RESERVE_WIDTHS
+
+from .support import axe_violations, shipped_data, spec_heights
 
 pytestmark = pytest.mark.browser
 
@@ -95,26 +98,16 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", RESERVE_WIDTHS)
 def test_every_figure_fits_its_reserved_height(watched, site_url, width):
-    """A figure that starts near the viewport must not push the page: its default view fits the
-    height its spec reserves (height on a desktop, height_phone on a phone)."""
+    """A figure that starts in view must not push the page: at every width band's narrowest
+    column, each figure's default view fits the height its spec reserves there."""
     page, _ = watched
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(site_url + "index.html")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
-                           timeout=30000)
-    page.evaluate("() => document.fonts.ready")
-    over = page.evaluate("""() => [...document.querySelectorAll('figure[data-src]')].map(f => {
-        const stage = f.querySelector('.fig-stage'), mount = f.querySelector('.fig-mount');
-        const reserved = parseFloat(getComputedStyle(stage).minHeight);
-        stage.style.minHeight = '0px';
-        const used = mount.getBoundingClientRect().height;
-        stage.style.minHeight = '';
-        return [f.id, Math.round(used), reserved];
-    }).filter(([, used, reserved]) => used > reserved)""")
-    assert over == []
+    open_at_width(page, site_url + "index.html", width)
+    used, reserved = page.evaluate(MEASURE_JS), page.evaluate(RESERVED_JS)
+    heights = spec_heights()
+    assert {f: reserved[f] for f in used} == {f: heights[f][width] for f in used}  # the page uses the spec's number
+    assert {f: round(used[f]) for f in used if used[f] > reserved[f]} == {}
 
 
 def _k3_layout(site_dir):

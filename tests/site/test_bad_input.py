@@ -21,6 +21,10 @@ def _append(s, rel, text):
     return len(lines) + 1
 
 
+def _line_of(s, rel, prefix):
+    return next(i for i, line in enumerate(s.read(rel).splitlines(), 1) if line.startswith(prefix))
+
+
 def _new_section(s, name, front, body="Some text.\n"):
     s.write(f"content/{name}", f"---\n{front}---\n{body}")
 
@@ -46,7 +50,14 @@ def spec_duplicate_key(s): return f"{SPEC}:{_append(s, SPEC, 'title: Another tit
 @case
 def spec_yaml_syntax(s): return f"{SPEC}:{_append(s, SPEC, 'extra: a: b')}", "YAML syntax"
 @case
-def spec_wrong_type(s): return f"{SPEC}:{s.replace(SPEC, 'height:', 'height: tall #')}", "height: Input should be a valid integer"
+def spec_height_not_a_number(s):
+    line = s.replace(SPEC, "height:", "height: tall  # the mapping below is now another field\nformer_height:")
+    return f"{SPEC}:{line}", "height: Value error, give a number of px"
+@case
+def spec_height_missing_width(s):
+    s.replace(SPEC, "  800:", "  #800:")
+    return f"{SPEC}:{_line_of(s, SPEC, 'height:')}", \
+        "height: Value error, one height (px, 120–4000) per figure width 1100, 1000, 900, 800, 700, 600, 500, 400, 320; missing 800"
 @case
 def spec_bool_as_string(s): return f"{SPEC}:{s.replace(SPEC, 'plotly: true', 'plotly: maybe')}", "plotly: Input should be a valid boolean"
 @case

@@ -121,7 +121,7 @@ def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
     assert len(figures) == 20 == len(set(figures))
     for fid in figures:
         assert f'id="{fid}-alt"' in html
-    assert html.count('class="fig-stage" style="--fig-h:') == 20
+    assert html.count('class="fig-stage" style="--h-1100:') == 20
     assert set(summary.pending) | set(summary.figures) == set(figures)
 
 

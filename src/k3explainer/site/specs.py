@@ -6,13 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 from .errors import Diagnostics
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
 
 FIGURE_ID = r"^fig-\d\d[a-z]?$"
+# Figure widths (px) where the reserved height may change; each holds up to the next wider one.
+# static/css/figure.css has one container query per width; `python -m k3explainer.reserve` measures them.
+RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 320)
 
 
 class Constant(BaseModel):
@@ -38,10 +41,38 @@ class FigureSpec(BaseModel):
     builder: str = Field(pattern=r"^fig_\d\d[a-z]?_[a-z0-9_]+$")
     pending: StrictBool = False
     plotly: StrictBool = False
-    height: StrictInt = Field(ge=120, le=2000)  # px reserved on desktop, so nothing jumps when it loads
-    height_phone: StrictInt | None = Field(default=None, ge=120, le=3000)  # px reserved ≤ 680 px wide
+    # px reserved for the figure before it starts, so nothing below it moves when it appears:
+    # one number, or one per width in RESERVE_WIDTHS (measured by `python -m k3explainer.reserve`)
+    height: int | dict[int, int]
     params: dict[str, Any] = Field(default_factory=dict)
     constants: list[Constant] = Field(default_factory=list)
+
+    @field_validator("height", mode="before")
+    @classmethod
+    def _every_width(cls, h):
+        """One clear message instead of pydantic's per-branch union errors."""
+        is_px = lambda v: type(v) is int and 120 <= v <= 4000  # noqa: E731  (bool is not a height)
+        if type(h) is int:
+            if not is_px(h):
+                raise ValueError(f"{h} px is outside 120–4000")
+            return h
+        if not isinstance(h, dict):
+            raise ValueError("give a number of px, or one per figure width " + ", ".join(map(str, RESERVE_WIDTHS)))
+        missing = [w for w in RESERVE_WIDTHS if w not in h]
+        extra = [k for k in h if k not in RESERVE_WIDTHS]
+        bad = [f"{k}: {v!r}" for k, v in h.items() if k in RESERVE_WIDTHS and not is_px(v)]
+        if missing or extra or bad:
+            raise ValueError("one height (px, 120–4000) per figure width " + ", ".join(map(str, RESERVE_WIDTHS))
+                             + (f"; missing {', '.join(map(str, missing))}" if missing else "")
+                             + (f"; unknown width {', '.join(map(str, extra))}" if extra else "")
+                             + (f"; not a height: {', '.join(bad)}" if bad else ""))
+        return h
+
+    @property
+    def reserve(self) -> list[tuple[int, int]]:
+        """(figure width, px reserved from that width up), widest first."""
+        h = self.height
+        return [(w, h[w] if isinstance(h, dict) else h) for w in RESERVE_WIDTHS]
 
 
 @dataclass

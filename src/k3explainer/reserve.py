@@ -1,0 +1,121 @@
+"""Reserved heights: `python -m k3explainer.reserve [--write]`.
+
+Builds the site, opens it in Chromium with the figure column at both ends of each width band of
+`specs.RESERVE_WIDTHS` (a layout may switch inside a band), starts every figure and measures its
+default view; a band needs the larger of the two. Prints the table; with
+--write it records the heights (a few px of headroom, rounded up to 10) as each spec's `height`,
+so the page holds exactly that much room before a figure starts and nothing below it moves when
+it appears. Run it after changing a figure's layout; tests/browser/test_page.py checks the result.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from .browser import LAUNCH, serve
+from .site.specs import RESERVE_WIDTHS
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADROOM = 6  # px: sub-pixel text metrics differ a little between runs and machines
+WIDEST = 1120  # the figure column's maximum width (--wide in base.css)
+
+# Each live figure's default view, measured with its reservation lifted: {id: px}
+MEASURE_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-src]')].map(f => {
+  const stage = f.querySelector('.fig-stage');
+  stage.style.minHeight = '0px';
+  const used = f.querySelector('.fig-mount').getBoundingClientRect().height;
+  stage.style.minHeight = '';
+  return [f.id, used];
+}))"""
+RESERVED_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-src]')].map(f =>
+  [f.id, parseFloat(getComputedStyle(f.querySelector('.fig-stage')).minHeight)]))"""
+ALL_READY_JS = "() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')"
+
+
+def open_at_width(page, url: str, width: int) -> None:
+    """Load `url` with the figure column exactly `width` px wide and every figure started."""
+    viewport = width + 40
+    for _ in range(4):  # the page's margins differ between layouts: adjust until the column fits
+        page.set_viewport_size({"width": viewport, "height": 900})
+        page.goto(url)
+        got = page.evaluate("document.querySelector('figure.fig').clientWidth")
+        if got == width:
+            break
+        viewport += width - got
+    else:
+        raise RuntimeError(f"could not size the figure column to {width} px (last {got} px)")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function(ALL_READY_JS, timeout=60000)
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+
+
+def bands() -> dict[int, tuple[int, int]]:
+    """{width: (narrowest, widest)} figure column each reservation holds for"""
+    tops = (WIDEST + 1,) + RESERVE_WIDTHS[:-1]
+    return {w: (w, top - 1) for w, top in zip(RESERVE_WIDTHS, tops)}
+
+
+def measure(url: str) -> dict[str, dict[int, float]]:
+    """{figure id: {width: px its default view needs anywhere in that width's band}}"""
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, dict[int, float]] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**LAUNCH)
+        for width, ends in bands().items():
+            for column in ends:
+                page = browser.new_page()
+                open_at_width(page, url, column)
+                for fid, used in page.evaluate(MEASURE_JS).items():
+                    band = out.setdefault(fid, {})
+                    band[width] = max(band.get(width, 0.0), used)
+                page.close()
+        browser.close()
+    return out
+
+
+def reserved(used: float) -> int:
+    return int(math.ceil((used + HEADROOM) / 10) * 10)
+
+
+def write_heights(spec: Path, heights: dict[int, int]) -> None:
+    """Replace the spec's `height:` (one line, or a mapping block) with one height per width."""
+    text = spec.read_text(encoding="utf-8")
+    block = "height:  # px reserved by figure width: python -m k3explainer.reserve --write\n" + "".join(
+        f"  {w}: {heights[w]}\n" for w in RESERVE_WIDTHS)
+    new, n = re.subn(r"^height:.*\n(?:[ \t]+.*\n)*", block, text, count=1, flags=re.M)
+    if n != 1:
+        raise ValueError(f"{spec}: no top-level `height:` to replace")
+    spec.write_text(new, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml")
+    args = ap.parse_args(argv)
+    from .site.pipeline import Project, build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "_site"
+        build(Project(ROOT), site)
+        server, url = serve(site)
+        try:
+            used = measure(url)
+        finally:
+            server.shutdown()
+    print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px used by the default view, by figure width)")
+    for fid in sorted(used):
+        print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
+        if args.write:
+            write_heights(ROOT / "content" / "figures" / f"{fid}.yaml", {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS})
+    if args.write:
+        print(f"wrote the heights of {len(used)} specs (+{HEADROOM} px, rounded up to 10)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,10 +4,11 @@ Opens URL in Debian's Chromium at WIDTH (default 1280) in the given colour schem
 SELECTOR (e.g. "#fig-06") it scrolls the element in, waits until the figure is ready and
 captures just that element, otherwise the first screen. Prints any console errors.
 """
-import shutil
 import sys
 
 from playwright.sync_api import sync_playwright
+
+from .browser import LAUNCH
 
 
 def main(argv: list[str]) -> int:
@@ -20,8 +21,7 @@ def main(argv: list[str]) -> int:
     selector = argv[4] if len(argv) > 4 else None
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(**LAUNCH)
         page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
         page.on("pageerror", lambda e: errors.append(str(e)))

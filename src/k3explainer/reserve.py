@@ -2,7 +2,8 @@
 
 Builds the site, opens it in Chromium with the figure column at both ends of each width band of
 `specs.RESERVE_WIDTHS` (a layout may switch inside a band), starts every figure and measures its
-default view; a band needs the larger of the two. Prints the table; with
+default view and the states its spec lists under `reserve_for`; a band needs the largest of them.
+Prints the table; with
 --write it records the heights (a few px of headroom, rounded up to 10) as each spec's `height`,
 so the page holds exactly that much room before a figure starts and nothing below it moves when
 it appears. Run it after changing a figure's layout; tests/browser/test_page.py checks the result.
@@ -59,8 +60,17 @@ def bands() -> dict[int, tuple[int, int]]:
     return {w: (w, top - 1) for w, top in zip(RESERVE_WIDTHS, tops)}
 
 
-def measure(url: str) -> dict[str, dict[int, float]]:
-    """{figure id: {width: px its default view needs anywhere in that width's band}}"""
+def state_hashes(reserve_for: dict[str, list[dict]]) -> list[str]:
+    """"" (every default view), then one hash per round of listed states: the k-th state of every
+    figure that lists one, restored together."""
+    rounds = max((len(states) for states in reserve_for.values()), default=0)
+    return [""] + ["#" + "&".join(f"{fid}.{key}={value}" for fid, states in sorted(reserve_for.items())
+                                  if k < len(states) for key, value in states[k].items())
+                   for k in range(rounds)]
+
+
+def measure(url: str, reserve_for: dict[str, list[dict]]) -> dict[str, dict[int, float]]:
+    """{figure id: {width: px its views need anywhere in that width's band}}"""
     from playwright.sync_api import sync_playwright
 
     out: dict[str, dict[int, float]] = {}
@@ -68,12 +78,13 @@ def measure(url: str) -> dict[str, dict[int, float]]:
         browser = p.chromium.launch(**LAUNCH)
         for width, ends in bands().items():
             for column in ends:
-                page = browser.new_page()
-                open_at_width(page, url, column)
-                for fid, used in page.evaluate(MEASURE_JS).items():
-                    band = out.setdefault(fid, {})
-                    band[width] = max(band.get(width, 0.0), used)
-                page.close()
+                for hash_ in state_hashes(reserve_for):
+                    page = browser.new_page()
+                    open_at_width(page, url + hash_, column)
+                    for fid, used in page.evaluate(MEASURE_JS).items():
+                        band = out.setdefault(fid, {})
+                        band[width] = max(band.get(width, 0.0), used)
+                    page.close()
         browser.close()
     return out
 
@@ -97,17 +108,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml")
     args = ap.parse_args(argv)
+    from .site.errors import Diagnostics
     from .site.pipeline import Project, build
+    from .site.specs import load_specs
 
+    specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+    reserve_for = {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "_site"
         build(Project(ROOT), site)
         server, url = serve(site)
         try:
-            used = measure(url)
+            used = measure(url, reserve_for)
         finally:
             server.shutdown()
-    print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px used by the default view, by figure width)")
+    print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px needed by the default view and reserve_for states, by figure width)")
     for fid in sorted(used):
         print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
         if args.write:

@@ -78,10 +78,13 @@ def table_numbers(table) -> list[list]:
 
 
 
-def spec_heights() -> dict[str, dict[int, int]]:
-    """{figure id: {figure width: px reserved}} from the specs, as the build reads them."""
+
+def spec_heights() -> tuple[dict[str, dict[int, int]], dict[str, list[dict]]]:
+    """From the specs, as the build reads them: {figure id: {figure width: px reserved}} and
+    {figure id: [states the reservation must also hold]}."""
     from k3explainer.site.errors import Diagnostics
     from k3explainer.site.specs import load_specs
 
     specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
-    return {fid: dict(spec.model.reserve) for fid, spec in specs.items()}
+    return ({fid: dict(spec.model.reserve) for fid, spec in specs.items()},
+            {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for})

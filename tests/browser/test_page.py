@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from k3explainer.reserve import MEASURE_JS, RESERVED_JS, open_at_width
+from k3explainer.reserve import MEASURE_JS, RESERVED_JS, open_at_width, state_hashes
 from k3explainer.site.specs import RESERVE_WIDTHS
 
 from .support import axe_violations, shipped_data, spec_heights
@@ -101,13 +101,15 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
 @pytest.mark.parametrize("width", RESERVE_WIDTHS)
 def test_every_figure_fits_its_reserved_height(watched, site_url, width):
     """A figure that starts in view must not push the page: at every width band's narrowest
-    column, each figure's default view fits the height its spec reserves there."""
+    column, each figure's default view (and the states its spec lists under reserve_for) fits
+    the height its spec reserves there."""
     page, _ = watched
-    open_at_width(page, site_url + "index.html", width)
-    used, reserved = page.evaluate(MEASURE_JS), page.evaluate(RESERVED_JS)
-    heights = spec_heights()
-    assert {f: reserved[f] for f in used} == {f: heights[f][width] for f in used}  # the page uses the spec's number
-    assert {f: round(used[f]) for f in used if used[f] > reserved[f]} == {}
+    heights, reserve_for = spec_heights()
+    for hash_ in state_hashes(reserve_for):
+        open_at_width(page, site_url + "index.html" + hash_, width)
+        used, reserved = page.evaluate(MEASURE_JS), page.evaluate(RESERVED_JS)
+        assert {f: reserved[f] for f in used} == {f: heights[f][width] for f in used}  # the page uses the spec's number
+        assert {f: round(used[f]) for f in used if used[f] > reserved[f]} == {}, hash_
 
 
 def _k3_layout(site_dir):

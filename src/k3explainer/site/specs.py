@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .errors import Diagnostics
 from .validate import validate
@@ -44,6 +44,9 @@ class FigureSpec(BaseModel):
     # px reserved for the figure before it starts, so nothing below it moves when it appears:
     # one number, or one per width in RESERVE_WIDTHS (measured by `python -m k3explainer.reserve`)
     height: int | dict[int, int]
+    # other states (URL-hash keys) the reserved height must also hold, so stepping through them
+    # never moves the page below; the reserve tool measures them too
+    reserve_for: list[dict[str, StrictStr | StrictInt]] = Field(default_factory=list)
     params: dict[str, Any] = Field(default_factory=dict)
     constants: list[Constant] = Field(default_factory=list)
 

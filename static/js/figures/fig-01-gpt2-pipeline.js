@@ -262,10 +262,12 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
   /* ---- the whole drawing, for a width ---- */
   var svg = null, drawnWidth = 0;
   function draw() {
-    var w = Math.floor(mount.clientWidth);
-    if (!w) return;
-    drawnWidth = w;
-    var wide = w >= 860, GAP = 26, y = 0;  // narrower, the boxes get too thin for their text: a column
+    var avail = Math.floor(mount.clientWidth);
+    if (!avail) return;
+    drawnWidth = avail;
+    // narrower than 860 px the boxes get too thin for their text: a column, at most 640 px wide
+    // so a count stays near its name
+    var wide = avail >= 860, w = wide ? avail : Math.min(avail, 640), GAP = 26, y = 0;
     var canvas = el("svg:svg", { class: "f01-svg", width: w, role: "group",
       "aria-label": "GPT-2 pipeline, from token ids to next-token logits" });
     canvas.appendChild(el("svg:defs", {}, el("svg:marker", { id: arrowId, viewBox: "0 0 8 8", refX: 7, refY: 4,

@@ -23,6 +23,9 @@ from .site.specs import RESERVE_WIDTHS
 ROOT = Path(__file__).resolve().parents[2]
 HEADROOM = 6  # px: sub-pixel text metrics differ a little between runs and machines
 WIDEST = 1120  # the figure column's maximum width (--wide in base.css)
+# Columns either side of the page's phone breakpoint (42.5rem = 680 px viewport in base.css): the
+# widest phone layout can need more than both ends of its band.
+PAGE_BREAK_COLUMNS = (640, 641)
 
 # Each live figure's default view, measured with its reservation lifted: {id: px}
 MEASURE_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-src]')].map(f => {
@@ -54,10 +57,12 @@ def open_at_width(page, url: str, width: int) -> None:
     page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 
-def bands() -> dict[int, tuple[int, int]]:
-    """{width: (narrowest, widest)} figure column each reservation holds for"""
+def bands() -> dict[int, tuple[int, ...]]:
+    """{width: columns to measure}: both ends of the band each reservation holds for, and any
+    column beside the page's breakpoint that falls inside it"""
     tops = (WIDEST + 1,) + RESERVE_WIDTHS[:-1]
-    return {w: (w, top - 1) for w, top in zip(RESERVE_WIDTHS, tops)}
+    return {w: (w, top - 1) + tuple(c for c in PAGE_BREAK_COLUMNS if w < c < top - 1)
+            for w, top in zip(RESERVE_WIDTHS, tops)}
 
 
 def state_hashes(reserve_for: dict[str, list[dict]]) -> list[str]:

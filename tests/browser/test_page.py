@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from k3explainer.reserve import MEASURE_JS, RESERVED_JS, open_at_width, state_hashes
+from k3explainer.reserve import MEASURE_JS, PAGE_BREAK_COLUMNS, RESERVED_JS, open_at_width, state_hashes
 from k3explainer.site.specs import RESERVE_WIDTHS
 
 from .support import axe_violations, shipped_data, spec_heights
@@ -98,17 +98,18 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
 
 
-@pytest.mark.parametrize("width", RESERVE_WIDTHS)
+@pytest.mark.parametrize("width", RESERVE_WIDTHS + PAGE_BREAK_COLUMNS)
 def test_every_figure_fits_its_reserved_height(watched, site_url, width):
     """A figure that starts in view must not push the page: at every width band's narrowest
-    column, each figure's default view (and the states its spec lists under reserve_for) fits
-    the height its spec reserves there."""
+    column (and either side of the page's phone breakpoint), each figure's default view and the
+    states its spec lists under reserve_for fit the height its spec reserves there."""
+    band = max(w for w in RESERVE_WIDTHS if w <= width)
     page, _ = watched
     heights, reserve_for = spec_heights()
     for hash_ in state_hashes(reserve_for):
         open_at_width(page, site_url + "index.html" + hash_, width)
         used, reserved = page.evaluate(MEASURE_JS), page.evaluate(RESERVED_JS)
-        assert {f: reserved[f] for f in used} == {f: heights[f][width] for f in used}  # the page uses the spec's number
+        assert {f: reserved[f] for f in used} == {f: heights[f][band] for f in used}  # the page uses the spec's number
         assert {f: round(used[f]) for f in used if used[f] > reserved[f]} == {}, hash_
 
 

@@ -15,7 +15,7 @@ from .yamlmarks import Marked, YamlProblem, load
 FIGURE_ID = r"^fig-\d\d[a-z]?$"
 # Figure widths (px) where the reserved height may change; each holds up to the next wider one.
 # static/css/figure.css has one container query per width; `python -m k3explainer.reserve` measures them.
-RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 320)
+RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 320, 280)
 
 
 class Constant(BaseModel):

@@ -337,7 +337,8 @@
     loadMathFonts();
     var link = document.getElementById("k3-math-fonts");
     return new Promise(function (resolve) {
-      if (link.sheet) resolve(); else link.addEventListener("load", resolve);
+      if (link.sheet) resolve();
+      else { link.addEventListener("load", resolve); link.addEventListener("error", resolve); }  // jump regardless
     }).then(function () {
       return Promise.all(["1em KaTeX_Main", "italic 1em KaTeX_Math"].map(function (f) { return document.fonts.load(f); }));
     });

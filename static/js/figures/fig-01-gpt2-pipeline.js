@@ -10,6 +10,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el;
   var cfg = data.config, L = data.layer;
+  var allBlocks = data.addends.find(function (a) { return a.id === "blocks"; }).count;
   var layerId = ctx.id + "-layer", arrowId = ctx.id + "-arrow";
   var isOpen = ctx.state.get().layer === "open";
 
@@ -241,7 +242,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
     var tokens = [];
     L.forEach(function (b, k) { tokens.push([(k ? "+ " : "") + W.int(b.count) + " "]); });
     tokens.push(["= "], [W.int(data.block_total), "f01-block-total"], [" per block "], ["· × " + cfg.n_layer + " = "],
-      [W.int(data.addends[2].count), "f01-blocks-total"]);
+      [W.int(allBlocks), "f01-blocks-total"]);
     var perBlock = text("sum", "f01-layer-sum", 0, y + 12, [], { "data-sym": "g2-block" }), lineW = 0, rows = 1;
     tokens.forEach(function (t) {
       var tw = width("sum", t[0]), span = el("svg:tspan", { class: t[1] || null, text: t[0] });
@@ -373,7 +374,7 @@ K3.register("fig-01-gpt2-pipeline", function (mount, data, ctx) {
       ? "Opened one layer: " + L.filter(function (b) { return b.count; })
         .map(function (b) { return b.title + " " + W.int(b.count); }).join(", ") +
         "; " + W.int(data.block_total) + " parameters per block."
-      : "Closed the layer view: " + cfg.n_layer + " blocks hold " + W.int(data.addends[2].count) + " of " +
+      : "Closed the layer view: " + cfg.n_layer + " blocks hold " + W.int(allBlocks) + " of " +
         W.int(data.total) + " parameters.");
   }
   return { restore: function (s) { setOpen(s.layer === "open", "restore"); } };

@@ -134,11 +134,11 @@ def math_rejected_command(s): return f"{SECTION}:{_append(s, SECTION, 'A formula
 def math_unknown_symbol(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'sym{nope}{x}$ here.')}", "unknown symbol 'nope'"
 @case
 def facts_duplicate_key(s):
-    line = _append(s, FACTS, f"- key: {GOOD_FACT}\n  claim: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s")
+    line = _append(s, FACTS, f"- key: {GOOD_FACT}\n  topic: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s")
     return f"{FACTS}:{line}", "duplicate fact key"
 @case
 def facts_missing_display(s):
-    line = _append(s, FACTS, "- key: test.no_display\n  claim: c\n  value: 1\n  provenance: source\n  source: s")
+    line = _append(s, FACTS, "- key: test.no_display\n  topic: c\n  value: 1\n  provenance: source\n  source: s")
     return f"{FACTS}:{line}", "display: Field required"
 @case
 def symbols_bad_entry(s): return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"

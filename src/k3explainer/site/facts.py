@@ -22,7 +22,7 @@ class Fact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     key: str = Field(pattern=r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
-    claim: str
+    topic: str  # what the fact is about, for authors; never rendered (a test scans the page for it)
     value: str | int | float
     display: str
     number: float | None = None

@@ -165,10 +165,14 @@ def badge(provenance: str) -> str:
 
 
 def fact_html(fact: Fact, cite_id: str) -> str:
+    """The fact's display value and badge; its tooltip (also its accessible description) gives the
+    checked value in full and the source. A fact's `topic` is an authoring label and never shown."""
+    checked = fact.value if isinstance(fact.value, str) and fact.value != fact.display else None
+    body = f"{escape(checked)}. " if checked else ""
     return (
         f'<span class="fact" tabindex="0" data-fact="{escape(fact.key)}" aria-describedby="{cite_id}">'
         f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance)}'
-        f'<span class="fact-cite" role="tooltip" id="{cite_id}">{escape(fact.claim)}. '
+        f'<span class="fact-cite" role="tooltip" id="{cite_id}">{body}'
         f"<span class=\"fact-source\">{escape(fact.source)}</span></span></span>"
     )
 

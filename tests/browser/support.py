@@ -32,9 +32,11 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
     axe is loaded from the page's own origin (the site fixture serves it) so the page's
     Content-Security-Policy, which forbids inline scripts, stays on during the check."""
     # freeze transitions so colour checks never sample a cell mid-fade, and let fonts settle
-    page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
-    page.evaluate("() => document.fonts.ready")
-    page.add_script_tag(url="/__test__/axe.min.js")
+    if not page.evaluate("() => !!window.__axeReady"):
+        page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+        page.add_script_tag(url="/__test__/axe.min.js")
+        page.evaluate("() => { window.__axeReady = true; }")
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
     context = f"document.querySelector({selector!r})" if selector else "document"
     result = page.evaluate(f"() => axe.run({context}, {{resultTypes: ['violations']}})")
     return [
@@ -42,6 +44,17 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
         for v in result["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
+    """axe inside the figure at load and again after each named interaction (a callable taking
+    the page), so a state only reachable by clicking (a new colour, a focus ring, an appended
+    label) is checked too. Interactions run in order and may build on each other."""
+    found = {"at load": axe_violations(page, f"#{fig_id}")}
+    for name, act in interactions.items():
+        act(page)
+        found[f"after {name}"] = axe_violations(page, f"#{fig_id}")
+    assert {k: v for k, v in found.items() if v} == {}
 
 
 def shown_number(text: str) -> float:

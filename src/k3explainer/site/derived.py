@@ -77,7 +77,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
          "K2 activated ÷ total parameters", k2_src),
     ]
     return [
-        Fact(key=f"calc.{key}", topic=f"computed: {how}", value=value, number=value, display=display,
+        Fact(key=f"calc.{key}", topic=f"derived value calc.{key}", value=value, number=value, display=display,
              provenance="source", source=f"Computed at build time: {how}. From: " + "; ".join(facts[s].source for s in sources))
         for key, value, display, how, sources in rows
     ]

@@ -1,0 +1,71 @@
+"""Sentences of the prose and the text alternatives that say what a figure shows, checked against
+the figure's own data (built by its builder from its spec, as the page gets it)."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+
+@pytest.fixture(scope="module")
+def figure():
+    diags = Diagnostics(ROOT)
+    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
+    specs = load_specs(ROOT / "content" / "figures", diags)
+
+    def data(fid: str) -> dict:
+        m = specs[fid].model
+        return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+
+    return data
+
+
+def _rel(a, b) -> float:
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / np.linalg.norm(b))
+
+
+def test_s06_the_repeated_key_reads_roughly_the_old_value_blurred_by_interference(figure):
+    """§06 and FIG 06's alt: token 5 repeats token 2's key; its read is roughly, not exactly, the old
+    value; β < 1 and tokens 3 and 4 (keys overlapping token 2's) blurred it; the write moves what the
+    key reads most of the way to the new value."""
+    d = figure("fig-06")
+    assert (d["repeat"]["token"], d["repeat"]["key_of"]) == (5, 2)
+    k, v = np.asarray(d["k"]), np.asarray(d["v"])
+    step = d["steps"][4]
+    read, old, new = np.asarray(step["read"]), v[1], v[4]
+    cosine = read @ old / np.linalg.norm(read) / np.linalg.norm(old)
+    assert cosine > 0.85 and 0.2 < _rel(read, old) < 0.6  # roughly, but only roughly
+    assert d["beta"] < 1
+    assert min(abs(k[1] @ k[2]), abs(k[1] @ k[3])) > 0.2  # tokens 3 and 4 are not orthogonal to token 2
+    read_right_after = np.asarray(d["steps"][1]["state"]).T @ k[1]
+    assert _rel(read_right_after, old) < _rel(read, old) / 2  # the blur grew with the later writes
+    after = np.asarray(step["state"]).T @ k[4]
+    assert _rel(after, new) < 0.25 * _rel(read, new)  # most of the way to the new value
+
+
+def test_s05_the_normaliser_regroups_too(figure):
+    """§05: both orders divide each row by the same number; the normalised outputs agree as well."""
+    d = figure("fig-05")
+    assert d["max_diff_normalised"] < 1e-12 and d["max_diff"] < 1e-12
+
+
+def test_s17_two_memories_answer_the_same_queries_differently(figure):
+    """§17: attention outputs are weighted averages inside the visible values' range; at the first
+    token attention returns v₁ and the delta rule β(q₁·k₁)v₁; the outputs differ at every position."""
+    d = figure("fig-17")
+    v, q, k = (np.asarray(d[x]) for x in ("v", "q", "k"))
+    att = np.asarray(d["attention"]["output"])
+    delta = np.asarray([s["output"] for s in d["delta"]])
+    for t in range(len(v)):
+        assert np.all(att[t] >= v[: t + 1].min(0) - 1e-12) and np.all(att[t] <= v[: t + 1].max(0) + 1e-12)
+    np.testing.assert_allclose(att[0], v[0], atol=1e-12)
+    np.testing.assert_allclose(delta[0], d["beta"] * (q[0] @ k[0]) * v[0], atol=1e-12)
+    assert np.all(np.abs(att - delta).max(axis=1) > 0.1)
+    assert len(v) == d["d_k"]  # "as many tokens as key dimensions"

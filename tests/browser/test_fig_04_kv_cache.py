@@ -11,7 +11,7 @@ from k3explainer.kernels import (
     mechanism_costs,
 )
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-04"
@@ -166,11 +166,39 @@ def test_reserved_height_holds(watched, site_url, width):
         assert used <= reserved
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: prefill, a step by mouse and by key (the
+    newly appended token and column get their highlight colours), the switch on and off, hover and
+    focus that light symbols, play and pause, and the last step with and without the state."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator(".f04-prefill").click()
-    fig.get_by_role("button", name="Next step").click()
-    assert axe_violations(page, f"#{FIG}") == []
-    fig.get_by_role("switch").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    nxt = fig.get_by_role("button", name="Next step")
+
+    def key_step(p):
+        nxt.focus()
+        p.keyboard.press("ArrowRight")
+
+    def play_pause(p):
+        fig.get_by_role("button", name="Play").click()
+        p.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % 6)
+        fig.get_by_role("button", name="Pause").click()
+
+    def to_end(p):
+        nxt.focus()
+        p.keyboard.press("End")
+
+    assert_axe_clean_through(page, FIG, {
+        "hovering Prefill": lambda p: fig.locator(".f04-prefill").hover(),
+        "prefill": lambda p: fig.locator(".f04-prefill").click(),
+        "a step by mouse": lambda p: nxt.click(),
+        "a step by key": key_step,
+        "a step back": lambda p: fig.get_by_role("button", name="Previous step").click(),
+        "play, then pause": play_pause,
+        "the last step": to_end,
+        "focusing a counter (lights its symbol)": lambda p: fig.locator(".f04-counter[data-sym='kv-writes']").focus(),
+        "hovering the cache symbol in the prose": lambda p: p.locator("#kv-cache .katex [data-sym='kv-cache']").first.hover(),
+        "the switch on by click": lambda p: fig.get_by_role("switch").click(),
+        "hovering the switch": lambda p: fig.get_by_role("switch").hover(),
+        "a step with the state on": lambda p: fig.get_by_role("button", name="Previous step").click(),
+        "the switch off by the S key": lambda p: (fig.get_by_role("switch").focus(), p.keyboard.press("s")),
+    })

@@ -1,8 +1,10 @@
 """FIG 09 · Layer stack composer: decode memory per layer and in total for a KDA/MLA stack.
 
+Two sets of constants are shipped, and the component switches between them with the presets:
+* "toy" (ILLUSTRATIVE, the spec's params): the all-MLA, all-KDA and 3:1 presets;
+* "k3" (SOURCE, from the facts kimi_k3.kda_gate and kimi_k3.gated_mla): the K3 preset.
 The component toggles layers and sums the per-layer values shipped here; every per-layer value
-is computed by `k3explainer.kernels.costs` for each context length on
-the slider.
+is computed by `k3explainer.kernels.costs` for each context length on the slider.
 """
 import numpy as np
 
@@ -21,6 +23,21 @@ def _context_grid(n_min: int, n_max: int, n_default: int) -> list[int]:
     return grid
 
 
+def _constants(N: np.ndarray, *, heads: int, d_h: int, d_c: int, d_r: int, provenance: str) -> dict:
+    """One constant set: its sizes, the kernels' per-layer memory at every context on the slider,
+    and the context at which one MLA layer's cache equals one KDA layer's state."""
+    kda = int(kda_decode_memory(heads, d_h))
+    per_token = int(mla_decode_memory(1, d_c, d_r))
+    return {
+        "provenance": provenance,
+        "heads": heads, "d_h": d_h, "d_c": d_c, "d_r": d_r,
+        "mla_per_token": per_token,  # elements one MLA layer adds per token of context
+        "mla_per_layer": mla_decode_memory(N, d_c, d_r),  # [len(contexts)] elements, grows with N
+        "kda_per_layer": kda,  # elements, the same at every N
+        "crossover": np.float64(kda) / np.float64(per_token),  # N where the two per-layer values meet
+    }
+
+
 def build(params: dict, facts) -> dict:
     n_layers = int(params["n_layers"])
     pattern = [str(k).lower() for k in params["initial_pattern"]]
@@ -29,15 +46,32 @@ def build(params: dict, facts) -> dict:
         raise ValueError(f"initial_pattern must be {period - 1} KDA layers then one MLA layer, got {pattern}")
     if not 1 <= n_layers <= MAX_LAYERS:
         raise ValueError(f"n_layers must be in 1..{MAX_LAYERS}, got {n_layers}")
-    d_h, heads, d_c = int(params["d_h"]), int(params["heads_per_layer"]), int(params["mla_elements_per_token"])
     grid = _context_grid(int(params["n_tokens_min"]), int(params["n_tokens_max"]), int(params["n_tokens"]))
     N = np.array(grid, dtype=np.int64)
+    if grid[-1] != int(facts.number("kimi_k3.context")):  # the spec's constants list says so
+        raise ValueError(f"n_tokens_max {grid[-1]} must be K3's context, {facts.number('kimi_k3.context')}")
 
     # K3's published layout: every fourth layer MLA and the last one too — checked against the facts
-    k3 = hybrid_layout(int(facts.parts("kimi_k3.layer_layout")["layers"]), period=period, final_full=True)
     k3_parts = facts.parts("kimi_k3.layer_layout")
+    k3 = hybrid_layout(int(k3_parts["layers"]), period=period, final_full=True)
     if (k3.count("kda"), k3.count("mla")) != (k3_parts["kda"], k3_parts["mla"]):
         raise ValueError(f"hybrid_layout gives {k3.count('kda')} KDA + {k3.count('mla')} MLA, facts say {k3_parts}")
+
+    toy = params["toy"]
+    kda, mla = facts.parts("kimi_k3.kda_gate"), facts.parts("kimi_k3.gated_mla")
+    sets = {
+        "toy": _constants(N, heads=int(toy["heads_per_layer"]), d_h=int(toy["d_h"]),
+                          d_c=int(toy["mla_elements_per_token"]), d_r=0, provenance="illustrative"),
+        "k3": _constants(N, heads=int(kda["heads"]), d_h=int(kda["head_dim"]),
+                         d_c=int(mla["kv_lora_rank"]), d_r=int(mla["shared_key"]), provenance="source"),
+    }
+    # the K3 set must be the one the prose quotes (calc.* facts are computed from the same facts)
+    k3c = sets["k3"]
+    quoted = {"calc.k3_kda_state_per_layer": k3c["kda_per_layer"], "calc.k3_mla_cache_per_token_layer": k3c["mla_per_token"],
+              "calc.k3_layer_crossover": k3c["crossover"]}
+    for key, value in quoted.items():
+        if not np.isclose(facts.number(key), value, rtol=1e-12):
+            raise ValueError(f"K3 constants disagree with {key}: {value} vs {facts.number(key)}")
 
     presets = [str(p) for p in params["presets"]]
     if not set(presets) <= PRESETS:
@@ -49,20 +83,24 @@ def build(params: dict, facts) -> dict:
         "pattern": hybrid_layout(MAX_LAYERS, period=period, final_full=False),  # 3:1 by position, for new layers
         "contexts": grid,
         "n_default": int(params["n_tokens"]),
-        "d_h": d_h,
-        "heads": heads,
-        "d_c": d_c,
-        "mla_per_layer": mla_decode_memory(N, d_c),  # [len(grid)] elements, grows with N
-        "kda_per_layer": int(kda_decode_memory(heads, d_h)),  # elements, the same at every N
+        "constants": sets,  # the K3 preset uses "k3", the others "toy"
         "k3_layout": k3,  # the "K3" preset; all-MLA, all-KDA and 3:1 keep the current layer count
         "k3_layout_md": "{{kimi_k3.layer_layout}}",
+        "k3_constants_md": "K3's constants: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "
+                           "{{calc.k3_mla_cache_per_token_layer}} per token per MLA layer "
+                           "(latent + shared key channel); one MLA layer outgrows one KDA layer beyond about "
+                           "{{calc.k3_layer_crossover}} tokens.",
         "provenance": {
             "kernels": ["k3explainer.kernels.mla_decode_memory", "k3explainer.kernels.kda_decode_memory",
                         "k3explainer.kernels.hybrid_layout"],
             "totals": "sum of the per-layer values over the shown layout (equals stack_decode_memory(...).sum(0))",
-            "inputs": f"N = 2^k for {grid[0]} ≤ N ≤ {grid[-1]}; d_h = {d_h}; {heads} head per layer; "
-                      f"MLA latent of {d_c} elements per token; K3 layout from facts kimi_k3.layer_layout",
+            "inputs": f"N = 2^k for {grid[0]} ≤ N ≤ {grid[-1]}; K3 layout from facts kimi_k3.layer_layout",
+            "K3 preset (SOURCE)": f"{k3c['heads']} KDA heads × d_h = {k3c['d_h']} (facts kimi_k3.kda_gate); MLA caches "
+                                  f"{k3c['d_c']} latent + {k3c['d_r']} shared key = {k3c['mla_per_token']} elements per token "
+                                  "(facts kimi_k3.gated_mla)",
+            "other presets (ILLUSTRATIVE)": f"{toy['heads_per_layer']} head per layer, d_h = {toy['d_h']}, MLA latent of "
+                                            f"{toy['mla_elements_per_token']} elements per token: toy sizes that keep the bars "
+                                            "comparable",
             "seed": None,
-            "illustrative": "one head per layer and a latent of d_h elements keep the bars comparable",
         },
     }

@@ -121,47 +121,88 @@ def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=
     scores never stored), "linear" (elu+1 linear attention), "kda" (chunked delta rule / KDA),
     "mla" (latent cache; naive form for prefill, absorbed for decode), "hybrid" (3/4 KDA +
     1/4 MLA per layer, the 3:1 stack averaged). phase: "prefill" (process N tokens) or "decode"
-    (one new token, N in context). Returns a dict of:
-      flops — FLOPs;
-      reads — elements read: prefill, the operator's inputs (q, k, v [, gates]; + the score
-              matrix read back when materialised); decode, the cache or state;
+    (one new token; N counts the context including that token, so decode over t = 1 … N sums to
+    the prefill cost of softmax attention).
+
+    What is counted: the attention operator from the form a mechanism stores onwards. The
+    projections every mechanism applies to the layer input (W_Q, W_K, W_V, MLA's down-projection
+    to the latent, W_O) are left out; MLA's up-projections out of the latent are counted, because
+    they are where its two forms differ. Weights are never counted as reads (they are shared by
+    every sequence in a batch). Returns a dict of:
+      flops — FLOPs (2 per multiply-add), the sum of flops_parts;
+      reads — elements read, the sum of reads_parts: prefill, the operator's inputs (q, k, v
+              [, gates]), plus the score matrix read back when it is materialised (softmax) and
+              the keys and values rebuilt from the latents (MLA); decode, the cache or state only
+              (the new token's own vectors, a few D elements, are left out);
       kept  — elements that persist after the phase (KV cache, latent cache or state);
-      peak  — kept + transient elements held during the phase (the N² scores for softmax prefill).
+      peak  — kept + the N² score matrix when it is materialised (softmax prefill): FIG 15's
+              memory. Other transients are not counted (MLA prefill's rebuilt keys and values,
+              2·N·heads·d_h, which an implementation may rebuild tile by tile);
+      flops_parts, reads_parts — the named terms of flops and reads, in the order a figure
+              lists them (for the hybrid: "kda" and "mla", each its layers' share).
     All heads of the layer: D = heads·d_h; MLA keeps one latent per token shared by all heads.
     """
     if mechanism not in MECHANISMS:
         raise ValueError(f"unknown mechanism {mechanism!r}")
+    if phase not in ("prefill", "decode"):
+        raise ValueError(f"unknown phase {phase!r}")
     N = np.asarray(N, dtype=np.float64)
     D = heads * d_h
     if mechanism == "hybrid":
         kda, mla = (mechanism_costs(m, phase, N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C)
                     for m in ("kda", "mla"))
-        return {key: 0.75 * kda[key] + 0.25 * mla[key] for key in kda}
-    state = np.full_like(N, kda_decode_memory(heads, d_h))  # constant in N
+        out = {key: 0.75 * kda[key] + 0.25 * mla[key] for key in ("flops", "reads", "kept", "peak")}
+        for key in ("flops", "reads"):
+            out[f"{key}_parts"] = {"kda": 0.75 * kda[key], "mla": 0.25 * mla[key]}
+        return out
+    const = lambda x: np.full_like(N, x)  # noqa: E731 - a count that does not depend on N
+    state = const(kda_decode_memory(heads, d_h))
     latent = mla_decode_memory(N, d_c, d_r)
+    scores = heads * N**2 if (mechanism, phase) == ("softmax", "prefill") else np.zeros_like(N)
     if phase == "prefill":
-        scores = heads * N**2 if mechanism == "softmax" else np.zeros_like(N)
-        flops, reads, kept = {
-            "softmax": (prefill_attention_flops(N, D), 3 * N * D + scores, kv_cache_elements(N, D)),
-            "flash": (prefill_attention_flops(N, D), 3 * N * D, kv_cache_elements(N, D)),
-            "linear": (2 * heads * chunked_linear_madds(N, d_h, C), 3 * N * D, state),
-            "kda": (heads * kda_chunked_flops(N, d_h, C), 4 * N * D + heads * N, state),  # + g [N, D], β [N, H]
-            # naive form: q·k over d_h + d_r and p·v over d_h, causal
-            "mla": (N**2 * heads * (2 * d_h + d_r), N * (heads * (d_h + d_r) + d_c + d_r), latent),
-        }[mechanism]
-        return dict(flops=flops, reads=reads, kept=kept, peak=kept + scores)
-    if phase == "decode":
-        flops, reads, kept = {
-            "softmax": (decode_step_flops(N, D), decode_step_reads(N, D), kv_cache_elements(N, D)),
-            "flash": (decode_step_flops(N, D), decode_step_reads(N, D), kv_cache_elements(N, D)),
-            "linear": (np.full_like(N, 4 * heads * d_h**2), state, state),  # write k vᵀ, read Sᵀq
-            # decay d², delta read 2d², rank-one write 2d², read-out 2d² (facts: "~6-7 d_k d_v")
-            "kda": (np.full_like(N, 7 * heads * d_h**2), state, state),
-            # absorbed: scores over d_c + d_r, sum over d_c, plus folding W_UK in and W_UV out
-            "mla": (2 * N * heads * (2 * d_c + d_r) + 4 * heads * d_c * d_h, latent, latent),
-        }[mechanism]
-        return dict(flops=flops, reads=reads, kept=kept, peak=kept)
-    raise ValueError(f"unknown phase {phase!r}")
+        qkv = {"queries": N * D, "keys": N * D, "values": N * D}
+        half = prefill_attention_flops(N, D) / 2  # QKᵀ or PV over the causal triangle: N²·D FLOPs each
+        if mechanism in ("softmax", "flash"):
+            flops = {"scores": half, "mix": half}
+            reads = {**qkv, "scores": scores} if mechanism == "softmax" else qkv
+            kept = kv_cache_elements(N, D)
+        elif mechanism == "linear":
+            terms = chunked_cost_terms(N, d_h, C, "linear")  # madds per head → FLOPs for all heads
+            flops = {"state": 2 * heads * terms["state"], "chunk": 2 * heads * terms["chunk"]}
+            reads, kept = qkv, state
+        elif mechanism == "kda":
+            flops = {k: heads * v for k, v in chunked_cost_terms(N, d_h, C, "kda").items()}
+            reads = {**qkv, "gates": N * D, "beta": N * heads}  # per-channel decay g [N, D], β [N, H]
+            kept = state
+        else:  # mla, naive form: rebuild k and v from the latents, then causal attention
+            flops = {
+                "rebuild": 2 * N * d_c * 2 * D,              # W_UK c and W_UV c for every token
+                "scores": N**2 * heads * (d_h + d_r),        # q·k over d_h (+ d_r shared key), N²/2 pairs
+                "mix": N**2 * D,                             # p·v over d_h
+            }
+            reads = {"queries": N * heads * (d_h + d_r), "latents": latent, "rebuilt": 2 * N * D}
+            kept = latent
+    else:
+        if mechanism in ("softmax", "flash"):
+            half = decode_step_flops(N, D) / 2  # q·k and p·v against N cached tokens: 2·N·D each
+            flops = {"scores": half, "mix": half}
+            reads, kept = {"cache": decode_step_reads(N, D)}, kv_cache_elements(N, D)
+        elif mechanism == "linear":  # write k vᵀ, read Sᵀq
+            flops = {"write": const(2 * heads * d_h**2), "read": const(2 * heads * d_h**2)}
+            reads, kept = {"state": state}, state
+        elif mechanism == "kda":  # facts: "~6-7 d_k d_v" per head
+            flops = {"decay": const(heads * d_h**2), "recall": const(2 * heads * d_h**2),
+                     "write": const(2 * heads * d_h**2), "read": const(2 * heads * d_h**2)}
+            reads, kept = {"state": state}, state
+        else:  # mla, absorbed form: every head works in the d_c-wide latent space
+            flops = {
+                "fold": const(2 * 2 * heads * d_c * d_h),    # q through W_UK into the latent space, output through W_UV
+                "scores": 2 * N * heads * (d_c + d_r),       # q̃·c (+ q_r·k_r) for every cached token, every head
+                "mix": 2 * N * heads * d_c,                  # p·c: the weighted sum of latents, every head
+            }
+            reads, kept = {"latents": latent}, latent
+    return dict(flops=sum(flops.values()), reads=sum(reads.values()), kept=kept, peak=kept + scores,
+                flops_parts=flops, reads_parts=reads)
 
 
 def complexity_curves(N, *, d_h=128, layers=32, d_c=32, d_r=0, C=64, heads=1):

@@ -70,21 +70,43 @@ def expert_load(experts, n_experts):
     return np.bincount(np.asarray(experts).ravel(), minlength=n_experts)
 
 
-def switch_balance_loss(probs, experts, *, alpha=1.0):
-    """Switch/GShard loss α·E·Σ_e f_e P_e: f_e = fraction of tokens sent to e, P_e = mean router
-    probability of e. With experts [T, 1] this is Switch eq. 4 (value α at perfect balance).
-    With experts [T, k] it is HF's `load_balancing_loss_func` (f summed over the k slots), whose
-    value at perfect balance is k·α, not α."""
-    T, E = probs.shape
-    return alpha * E * np.sum(expert_load(experts, E) / T * probs.mean(axis=0))
+def balance_shares(scores, experts):
+    """The two shares the balance statistic multiplies, each summing to 1 over the N experts:
+    f_i = share of the k·T routing slots (token-expert assignments) that went to expert i, and
+    P_i = mean over tokens of s_i / Σ_j s_j (the router's scores made into a distribution per token;
+    a no-op for softmax probabilities). scores [T, N] ≥ 0; experts [T, k]. Returns (f [N], P [N])."""
+    scores = np.asarray(scores, dtype=np.float64)
+    T, N = scores.shape
+    k = np.shape(experts)[-1]
+    f = expert_load(experts, N) / (k * T)
+    P = (scores / scores.sum(axis=-1, keepdims=True)).mean(axis=0)
+    return f, P
+
+
+def switch_balance_loss(scores, experts, *, alpha=1.0):
+    """Switch Transformer's load-balancing loss L_aux = α·N·Σ_i f_i P_i (Fedus et al. 2021, eq. 4),
+    with f_i and P_i from `balance_shares`.
+
+    Switch routes each token to one expert (experts [T, 1]) with softmax probabilities; there f_i is
+    the fraction of tokens sent to expert i and this is exactly eq. 4. For top-k, f_i counts the k·T
+    routing slots, so Σ f_i = 1 still. Since Σ f_i = Σ P_i = 1,
+
+        L_aux / α = 1 + N·Σ_i (f_i − 1/N)(P_i − 1/N),
+
+    so it is exactly α whenever the load is even (every f_i = 1/N, whatever the scores), above α when
+    the experts given more than their share of slots also get more than their share of the scores (a
+    collapsing router), and it can fall below α when the two disagree.
+    (Hugging Face's `load_balancing_loss_func` counts f per token instead, which is k times this.)"""
+    f, P = balance_shares(scores, experts)
+    return alpha * len(f) * np.sum(f * P)
 
 
 def sequence_balance_loss(scores, experts, *, alpha=1.0):
-    """DeepSeek-V3 sequence-wise loss α·Σ_e f_e P_e, f_e = E/(k·T)·load_e, P_e = mean of s_e/Σ s;
-    = α at perfect balance (equals the HF top-k loss divided by k when the scores are probabilities)."""
-    T, E = scores.shape
+    """DeepSeek-V3's sequence-wise loss α·Σ_i f'_i P_i written with its own normalisation,
+    f'_i = N/(k·T)·load_i = N·f_i: the same number as `switch_balance_loss` (α at even load)."""
+    T, N = np.shape(scores)
     k = np.shape(experts)[-1]
-    f = E / (k * T) * expert_load(experts, E)
+    f = N / (k * T) * expert_load(experts, N)
     P = (scores / scores.sum(axis=-1, keepdims=True)).mean(axis=0)
     return alpha * np.sum(f * P)
 

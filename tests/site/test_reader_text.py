@@ -139,9 +139,10 @@ def test_the_misstatement_check_would_catch_each_one(facts):
         assert re.search(subject, sentence, re.I) and any(re.search(p, sentence, re.I) for p in patterns), key
 
 
-def test_provenance_panels_say_something_in_every_row(site_dir):
+def test_provenance_panels_are_filled_from_the_data_not_printed_twice(site_dir):
+    """The page keeps one empty list per figure; the runtime fills it from the data file (checked
+    in the browser by test_page), so the numbers' account is shipped once."""
     html = (site_dir / "index.html").read_text(encoding="utf-8")
     panels = re.findall(r'<details class="fig-prov">(.*?)</details>', html, re.S)
     assert len(panels) >= 20
-    empty = [p for p in panels if re.search(r"<dd>\s*(None)?\s*</dd>", p)]
-    assert empty == []
+    assert all(re.search(r'<dl class="fig-prov-computed" data-builder="k3explainer\.figures\.\w+"></dl>', p) for p in panels)

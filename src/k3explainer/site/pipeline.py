@@ -13,6 +13,7 @@ from .errors import Diagnostics
 from .facts import load_facts
 from .figdata import build_figure_data, dumps, markdown_fields
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
+from .jsmin import strip_comment_lines
 from .math import katex_assets, render_math
 from .output import write_atomic
 from .render import FigureView, environment, render_page
@@ -125,13 +126,13 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
             continue
         data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
         files[data_src] = f'K3.data("{fid}", {dumps(data[fid])});\n'.encode()
-        files[comp_src] = (project.static / "js" / "figures" / f"{m.component}.js").read_bytes()
+        files[comp_src] = _shipped_js(project.static / "js" / "figures" / f"{m.component}.js")
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src])
-        views[fid] = FigureView(spec, caption_html, data_src, comp_src, data[fid]["provenance"])
+        views[fid] = FigureView(spec, caption_html, data_src, comp_src)
 
     files["assets/site.css"] = _concat_css(project.static / "css")
-    files["assets/k3.js"] = (project.static / "js" / "runtime.js").read_bytes()
-    files["assets/widgets.js"] = (project.static / "js" / "widgets.js").read_bytes()
+    files["assets/k3.js"] = _concat_js(project.static / "js" / "runtime")
+    files["assets/widgets.js"] = _shipped_js(project.static / "js" / "widgets.js")
     files["assets/favicon.svg"] = (project.static / "favicon.svg").read_bytes()
     files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
     diags.raise_if_any()
@@ -175,6 +176,16 @@ def _concat_css(folder: Path) -> bytes:
     """site.css: the base sheets in name order, then each figure's own sheet."""
     sheets = sorted(folder.glob("*.css")) + sorted((folder / "figures").glob("*.css"))
     return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+
+
+def _concat_js(folder: Path) -> bytes:
+    """One script from a folder of small ones, joined in file-name order (their numeric prefixes
+    say it): one request on the page, one responsibility per file in the source."""
+    return b"\n".join(_shipped_js(p) for p in sorted(folder.glob("*.js")))
+
+
+def _shipped_js(path: Path) -> bytes:
+    return strip_comment_lines(path.read_text(encoding="utf-8")).encode()
 
 
 def _lookup(data: dict, dotted: str):

@@ -23,7 +23,6 @@ class FigureView:
     caption_html: Markup  # rendered by our Markdown pipeline (raw HTML is off), safe to embed
     data_src: str | None  # None while pending
     component_src: str | None
-    provenance: dict | None = None  # the builder's account of its numbers (kernels, inputs, seed)
 
     @property
     def m(self):

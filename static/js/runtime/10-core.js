@@ -1,0 +1,37 @@
+/* k3explainer runtime, part 1 of 6: the namespace, the registries and the script loader.
+ *
+ * The runtime is everything cross-cutting, so figure components stay small. Its parts live in
+ * static/js/runtime/ and the build joins them, in file-name order, into one assets/k3.js:
+ *   10-core       K3.register / K3.data, script loading, Plotly on demand, reduced motion
+ *   20-hash       the URL hash: "#deltanet&fig-02.row=3&fig-06.step=2" and the history rule
+ *   30-state      the state types a component declares (int, num, bool, oneOf, subset, pattern)
+ *   40-figures    the figure lifecycle: start, restore, narrate, pause/resume off-screen, destroy
+ *   50-symbols    symbol links: elements sharing data-sym light up together (equations ↔ figures)
+ *   60-page       journey strip, in-page links, sideways scrollers, copy link, print, math fonts
+ * Scripts are classic and loaded by <script src> so the site also works from file://.
+ */
+(function () {
+  "use strict";
+  var K3 = (window.K3 = window.K3 || {});
+  var internal = (K3._ = { components: {}, datasets: {}, scripts: {} });
+  var motion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  /* A component: {state: data => schema, setup: (mount, data, ctx) => view}; see 40-figures. */
+  K3.register = function (name, component) { internal.components[name] = component; };
+  K3.data = function (id, data) { internal.datasets[id] = data; };
+  K3.reducedMotion = function () { return motion.matches; };
+
+  internal.loadScript = function (src) {
+    if (!internal.scripts[src]) {
+      internal.scripts[src] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = src;
+        s.onload = resolve;
+        s.onerror = function () { reject(new Error("could not load " + src)); };
+        document.head.appendChild(s);
+      });
+    }
+    return internal.scripts[src];
+  };
+  K3.plotly = function () { return internal.loadScript("vendor/plotly.min.js").then(function () { return window.Plotly; }); };
+})();

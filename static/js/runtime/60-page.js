@@ -1,0 +1,173 @@
+/* k3explainer runtime, part 6 of 6: the page around the figures — the journey strip and in-page
+ * links, keyboard access to sideways scrollers, "Copy link", printing, math fonts on demand, and
+ * the start of it all (including a shared link's jump to its anchor). */
+(function () {
+  "use strict";
+  var K3 = window.K3, internal = K3._, hash = internal.hash;
+  /* ---------- journey strip and in-page links ---------- */
+  function goTo(id, push) {
+    var target = document.getElementById(id);
+    if (!target) return;
+    target.scrollIntoView({ behavior: K3.reducedMotion() ? "auto" : "smooth", block: "start" });
+    var heading = target.querySelector("h2") || target;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    hash.write(id, hash.read().state, push);
+  }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest('a[href^="#"]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey) return;
+    var id = decodeURIComponent(a.getAttribute("href").slice(1));
+    if (!id || !document.getElementById(id) || a.classList.contains("skip-link")) return;
+    e.preventDefault();
+    goTo(id, true);
+  });
+  /* The stage being read: the last section whose top has passed a line a third of the way down
+   * the window (or the last section once the page is scrolled to its end). */
+  function watchJourney() {
+    var links = {};
+    [].forEach.call(document.querySelectorAll("[data-journey]"), function (a) { links[a.dataset.journey] = a; });
+    var sections = [].slice.call(document.querySelectorAll("section.section"));
+    var current = null, pending = false;
+    function update() {
+      pending = false;
+      var line = window.innerHeight / 3, id = null;
+      var atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+      sections.forEach(function (s) { if (s.getBoundingClientRect().top <= line) id = s.id; });
+      if (atEnd && sections.length) id = sections[sections.length - 1].id;
+      if (id === current) return;
+      if (current && links[current]) links[current].removeAttribute("aria-current");
+      current = id;
+      var link = links[current];
+      if (!link) return;
+      link.setAttribute("aria-current", "true");
+      var strip = link.closest(".journey-list");
+      strip.scrollTo({ left: link.offsetLeft - strip.clientWidth / 2 + link.clientWidth / 2,
+        behavior: K3.reducedMotion() ? "auto" : "smooth" });
+    }
+    window.addEventListener("scroll", function () {
+      if (!pending) { pending = true; requestAnimationFrame(update); }
+    }, { passive: true });
+    update();
+  }
+
+  /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard.
+   * Sections far from the viewport skip layout (content-visibility), so they are measured again
+   * when the browser renders them. */
+  var SCROLLERS = ".math-block, .section > table, .k3-scroll";
+  function focusableScrollers(root) {
+    var scope = root || document;
+    var els = [].slice.call(scope.querySelectorAll(SCROLLERS));
+    if (scope.matches && scope.matches(SCROLLERS)) els.push(scope);
+    els.forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute("tabindex", "0");
+      else el.removeAttribute("tabindex");
+    });
+  }
+  document.addEventListener("contentvisibilityautostatechange", function (e) {
+    if (!e.skipped) requestAnimationFrame(function () { focusableScrollers(e.target); });
+  }, true);
+  K3.focusableScrollers = focusableScrollers;
+
+  /* "Copy link": the page URL with this figure's state, scrolled to the figure. */
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("[data-copy-link]");
+    if (!btn) return;
+    var id = btn.getAttribute("data-copy-link");
+    var h = hash.read();
+    var params = [encodeURIComponent(id)];
+    Object.keys(h.state[id] || {}).sort().forEach(function (k) {
+      params.push(encodeURIComponent(id + "." + k) + "=" + encodeURIComponent(h.state[id][k]));
+    });
+    var url = location.href.split("#")[0] + "#" + params.join("&");
+    var live = document.querySelector("#" + CSS.escape(id) + " .fig-live");
+    var text = btn.querySelector(".fig-copy-text");
+    var done = function (ok) {
+      text.textContent = ok ? "Link copied" : "Copy failed";
+      if (live) live.textContent = ok ? "A link to this view was copied." : "Copying the link was refused by the browser.";
+      setTimeout(function () { text.textContent = "Copy link"; }, 1800);
+    };
+    btn.setAttribute("data-url", url);
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(url).then(function () { done(true); }, function () { done(false); });
+    } else done(false);
+  });
+
+  /* Printing: start every figure and open the text descriptions so the printout carries them. */
+  var openedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    K3.initAll();
+    loadMathFonts();
+    [].forEach.call(document.querySelectorAll("details.fig-alt:not([open]), details.fig-prov:not([open])"), function (d) {
+      d.open = true;
+      openedForPrint.push(d);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedForPrint.forEach(function (d) { d.open = false; });
+    openedForPrint = [];
+  });
+
+  /* Math fonts: KaTeX's @font-face rules load only when the first formula nears the viewport. */
+  function loadMathFonts() {
+    if (document.getElementById("k3-math-fonts")) return;
+    var link = document.createElement("link");
+    link.id = "k3-math-fonts";
+    link.rel = "stylesheet";
+    link.href = "vendor/katex/katex-fonts.css";
+    document.head.appendChild(link);
+  }
+  function watchMath() {
+    var formulas = document.querySelectorAll(".katex");
+    if (!formulas.length) return;
+    if (!("IntersectionObserver" in window)) { loadMathFonts(); return; }
+    var io = new IntersectionObserver(function (entries) {
+      if (entries.some(function (e) { return e.isIntersecting; })) { io.disconnect(); loadMathFonts(); }
+    }, { rootMargin: "1000px 0px" });  // early enough that fonts arrive before the formula scrolls in
+    [].forEach.call(formulas, function (k) { io.observe(k); });
+  }
+
+  function start() {
+    focusableScrollers();
+    watchMath();
+    var resizeTimer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(function () { focusableScrollers(); }, 150);
+    });
+    internal.watchFigures();
+    watchJourney();
+    jumpToAnchor();
+  }
+  /* A link into the article ("#fig-14&fig-14.open=kda,mla") lands mid-page. The figures it
+   * restores may be taller than their reserved space, and formulas set in fallback fonts reflow
+   * when KaTeX's arrive; so those figures and the two main math faces load first, off-screen,
+   * and the page jumps a frame after they are drawn: nothing in view moves (three seconds at most). */
+  function jumpToAnchor() {
+    var h = hash.read();
+    var target = h.anchor && document.getElementById(h.anchor);
+    if (!target) return;
+    var restored = Object.keys(h.state).map(function (id) { return document.getElementById(id); })
+      .filter(function (f) { return f && f.matches("figure[data-src]"); });
+    var jumped = false;
+    function jump() { if (!jumped) { jumped = true; target.scrollIntoView({ behavior: "instant" }); } }
+    var ready = restored.map(internal.initFigure);
+    if (document.querySelector(".katex")) ready.push(mathFontsReady());
+    Promise.all(ready).then(function () {
+      requestAnimationFrame(function () { requestAnimationFrame(jump); });
+    });
+    setTimeout(jump, 3000);
+  }
+  function mathFontsReady() {
+    loadMathFonts();
+    var link = document.getElementById("k3-math-fonts");
+    return new Promise(function (resolve) {
+      if (link.sheet) resolve();
+      else { link.addEventListener("load", resolve); link.addEventListener("error", resolve); }  // jump regardless
+    }).then(function () {
+      return Promise.all(["1em KaTeX_Main", "italic 1em KaTeX_Math"].map(function (f) { return document.fonts.load(f); }));
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

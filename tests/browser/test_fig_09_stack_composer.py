@@ -1,9 +1,9 @@
-"""FIG 09 · layer stack composer: toggles, presets, layer count and context, checked against `costs`."""
+"""FIG 09 · layer stack composer: toggles, presets, sizes, layer count and context, checked against `costs`."""
 import pytest
 
 from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-09"
@@ -14,8 +14,16 @@ def data(site_dir):
     return shipped_data(site_dir, FIG)
 
 
-def kernel_total(data, layout, N):
-    return int(stack_decode_memory(layout, N, kda_heads=data["heads"], d_h=data["d_h"], d_c=data["d_c"]).sum())
+def sizes_of(data, name):
+    return data["constants"][name]
+
+
+def kernel_per_layer(c, layout, N):
+    return stack_decode_memory(layout, N, kda_heads=c["heads"], d_h=c["d_h"], d_c=c["d_c"], d_r=c["d_r"])
+
+
+def kernel_total(c, layout, N):
+    return int(kernel_per_layer(c, layout, N).sum())
 
 
 def shown_layout(fig):
@@ -26,36 +34,96 @@ def shown_total(fig):
     return int(shown_number(fig.locator("[data-total]").inner_text()))
 
 
+def shown_part(fig, kind):
+    return int(shown_number(fig.locator(f"[data-part='{kind}']").inner_text()))
+
+
 def shown_context(fig):
     return int(shown_number(fig.locator(".k3-slider output").inner_text().replace("tokens", "")))
 
 
+def shown_sizes(fig):
+    return fig.locator(".f09-sizes").get_attribute("data-sizes")
+
+
+def plot_value(page, expr):
+    return page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} .f09-plot'); return {expr}; }}")
+
+
 def assert_consistent(page, fig, data):
-    """Total, split and bars all equal the kernel's for what the stack shows."""
-    layout, N = shown_layout(fig), shown_context(fig)
-    assert shown_total(fig) == kernel_total(data, layout, N)
-    per_layer = stack_decode_memory(layout, N, kda_heads=data["heads"], d_h=data["d_h"], d_c=data["d_c"])
-    bars = page.evaluate(f"() => document.querySelector('#{FIG} .f09-plot').data[0].y")
-    assert bars == per_layer.tolist()
+    """Total, its MLA and KDA parts, split, bars and y-axis all equal the kernel's for what the figure shows."""
+    layout, N, c = shown_layout(fig), shown_context(fig), sizes_of(data, shown_sizes(fig))
+    per_layer = kernel_per_layer(c, layout, N)
+    assert shown_total(fig) == int(per_layer.sum())
+    mla_part = int(per_layer[[k == "mla" for k in layout]].sum())
+    assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (mla_part, int(per_layer.sum()) - mla_part)
+    assert plot_value(page, "p.data[0].y") == per_layer.tolist()
+    top = max(int(mla_decode_memory(N, c["d_c"], c["d_r"])), int(kda_decode_memory(c["heads"], c["d_h"])))
+    assert plot_value(page, "p.layout.yaxis.range") == pytest.approx([0, top * 1.08])  # rescaled for these sizes
     split = fig.locator(".f09-split").inner_text()
-    assert f"{layout.count('mla')} MLA × {int(mla_decode_memory(N, data['d_c'])):,}" in split
-    assert f"{layout.count('kda')} KDA × {int(kda_decode_memory(data['heads'], data['d_h'])):,}" in split
+    assert f"{layout.count('mla')} MLA × {int(mla_decode_memory(N, c['d_c'], c['d_r'])):,}" in split
+    assert f"{layout.count('kda')} KDA × {int(kda_decode_memory(c['heads'], c['d_h'])):,}" in split
 
 
-def test_starts_in_the_3_to_1_pattern_with_kernel_numbers(watched, site_url, data):
+def test_starts_in_the_3_to_1_pattern_with_toy_sizes_and_kernel_numbers(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert shown_layout(fig) == hybrid_layout(data["n_layers"], final_full=False)
     assert shown_context(fig) == data["n_default"] == 8192
+    assert shown_sizes(fig) == "toy"
     assert_consistent(page, fig, data)
     assert fig.locator("[data-preset='3:1']").get_attribute("aria-pressed") == "true"
+    toy = sizes_of(data, "toy")
+    line = fig.locator(".f09-sizes")
+    assert line.locator(".badge-illustrative").inner_text().strip().lower() == "illustrative"
+    assert line.locator(".badge-source").count() == 0
+    assert f"{toy['heads']} head × {toy['d_h']}² = {toy['kda_per_layer']:,} elements per KDA layer" in line.inner_text()
+    assert f"beyond {round(toy['crossover']):,} tokens" in line.inner_text()
+    assert "toy sizes" in plot_value(page, "p.layout.yaxis.title.text")
+
+
+def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, site_dir):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator("[data-preset='K3']").click()
+    k3, layout, N = sizes_of(data, "k3"), data["k3_layout"], shown_context(fig)
+    assert shown_sizes(fig) == "k3" and N == 8192 and shown_layout(fig) == layout
+    assert_consistent(page, fig, data)
+    # whole-model totals at 8,192 tokens: 24 × 576 × 8,192 MLA against 69 × 96 × 128² KDA, nearly equal
+    assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (24 * 576 * 8192, 69 * 96 * 128**2)
+    assert abs(shown_part(fig, "mla") - shown_part(fig, "kda")) <= 0.05 * shown_part(fig, "mla")
+    # the sizes line: SOURCE-badged facts, equal to the data the bars were drawn from
+    line = fig.locator(".f09-sizes")
+    assert line.locator(".badge-illustrative").count() == 0
+    values = [int(shown_number(t)) for t in line.locator(".fact-value").all_inner_texts()]
+    assert values == [k3["kda_per_layer"], k3["mla_per_token"], round(k3["crossover"], -1)] == [1572864, 576, 2730]
+    assert line.locator(".badge-source").count() == 3
+    assert "K3's sizes" in plot_value(page, "p.layout.yaxis.title.text")
+    assert "93 layers" in fig.locator(".f09-note").inner_text()
+    assert "K3's sizes" in fig.locator(".fig-live").inner_text()
+    # the per-layer crossover lies between the slider's 2,048 and 4,096 stops
+    slider = fig.locator(".k3-slider input")
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert shown_context(fig) == 2048
+    assert plot_value(page, "p.data[0].y[3]") < plot_value(page, "p.data[0].y[0]")  # layer 4 (MLA) below layer 1 (KDA)
+    page.keyboard.press("ArrowRight")
+    assert shown_context(fig) == 4096
+    assert plot_value(page, "p.data[0].y[3]") > plot_value(page, "p.data[0].y[0]")
+    assert_consistent(page, fig, data)
+    # back to a toy preset: toy sizes again, with the current layer count
+    fig.locator("[data-preset='3:1']").click()
+    assert shown_sizes(fig) == "toy" and shown_layout(fig) == hybrid_layout(len(layout), final_full=False)
+    assert fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
+    assert_consistent(page, fig, data)
 
 
 def test_toggling_a_layer_changes_the_total_by_its_kernel_value(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    N = shown_context(fig)
-    step = int(mla_decode_memory(N, data["d_c"]) - kda_decode_memory(data["heads"], data["d_h"]))
+    N, toy = shown_context(fig), sizes_of(data, "toy")
+    step = int(mla_decode_memory(N, toy["d_c"]) - kda_decode_memory(toy["heads"], toy["d_h"]))
     before = shown_total(fig)
     fig.locator(".f09-layer[data-layer='1']").click()  # KDA → MLA by mouse
     assert shown_layout(fig)[0] == "mla"
@@ -75,21 +143,34 @@ def test_toggling_a_layer_changes_the_total_by_its_kernel_value(watched, site_ur
     assert fig.locator("[data-preset='3:1']").get_attribute("aria-pressed") == "true"
 
 
+def test_toggling_under_k3_sizes_keeps_them(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator("[data-preset='K3']").click()
+    k3, N = sizes_of(data, "k3"), shown_context(fig)
+    before = shown_total(fig)
+    fig.locator(".f09-layer[data-layer='5']").click()  # a KDA layer becomes MLA
+    assert shown_sizes(fig) == "k3"
+    assert shown_total(fig) == before + int(mla_decode_memory(N, k3["d_c"], k3["d_r"]) - kda_decode_memory(k3["heads"], k3["d_h"]))
+    assert fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
+    assert_consistent(page, fig, data)
+
+
 def test_presets_give_the_kernel_totals(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     N, n = shown_context(fig), data["n_layers"]
-    expected = {"all-MLA": ["mla"] * n, "all-KDA": ["kda"] * n, "3:1": hybrid_layout(n, final_full=False),
-                "K3": hybrid_layout(93, final_full=True)}
-    for name, layout in expected.items():
+    expected = {"all-MLA": (["mla"] * n, "toy"), "all-KDA": (["kda"] * n, "toy"),
+                "3:1": (hybrid_layout(n, final_full=False), "toy"), "K3": (hybrid_layout(93, final_full=True), "k3")}
+    for name, (layout, sizes) in expected.items():
         fig.locator(f"[data-preset='{name}']").click()
-        assert shown_layout(fig) == layout
-        assert shown_total(fig) == kernel_total(data, layout, N)
+        assert shown_layout(fig) == layout and shown_sizes(fig) == sizes
+        total = kernel_total(sizes_of(data, sizes), layout, N)
+        assert shown_total(fig) == total
         assert fig.locator(f"[data-preset='{name}']").get_attribute("aria-pressed") == "true"
-        assert f"{kernel_total(data, layout, N):,}" in fig.locator(".fig-live").inner_text()
+        assert f"{total:,}" in fig.locator(".fig-live").inner_text()
+        assert_consistent(page, fig, data)
     assert (shown_layout(fig).count("kda"), shown_layout(fig).count("mla")) == (69, 24)
-    assert "93 layers" in fig.locator(".f09-note").inner_text()
-    assert_consistent(page, fig, data)
 
 
 def test_context_slider_and_layer_count(watched, site_url, data):
@@ -102,8 +183,10 @@ def test_context_slider_and_layer_count(watched, site_url, data):
     assert_consistent(page, fig, data)
     page.keyboard.press("Home")
     assert shown_context(fig) == data["contexts"][0]
-    assert_consistent(page, fig, data)  # at N = 16 a KDA state outweighs an MLA cache
-    assert mla_decode_memory(16, data["d_c"]) < kda_decode_memory(data["heads"], data["d_h"])
+    assert_consistent(page, fig, data)  # at N = 16 a toy KDA state outweighs a toy MLA cache
+    toy = sizes_of(data, "toy")
+    assert mla_decode_memory(16, toy["d_c"]) < kda_decode_memory(toy["heads"], toy["d_h"])
+    assert plot_value(page, "p.data[0].y[3]") < plot_value(page, "p.data[0].y[0]")
     fig.locator(".k3-stepper [aria-label='Next step']").click()  # 13 layers: the new one follows 3:1
     assert shown_layout(fig) == hybrid_layout(13, final_full=False)
     fig.locator(".k3-stepper").focus()
@@ -118,12 +201,33 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-09.layout=mmmk&fig-09.n=1024")
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"] and shown_context(fig) == 1024
+    assert shown_sizes(fig) == "toy"
     assert_consistent(page, fig, data)
     fig.locator(".f09-layer[data-layer='4']").click()
-    assert "fig-09.layout=mmmm" in page.url
+    assert "fig-09.layout=mmmm" in page.url and "fig-09.c=toy" in page.url
     page.go_back()
     page.wait_for_function(f"() => document.querySelector('#{FIG} .f09-layer[data-layer=\"4\"]').dataset.kind === 'kda'")
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"]
+    assert_consistent(page, fig, data)
+    fig.locator("[data-preset='K3']").click()
+    assert "fig-09.c=k3" in page.url
+    page.go_back()
+    page.wait_for_function(f"() => document.querySelector('#{FIG} .f09-sizes').dataset.sizes === 'toy'")
+    assert shown_layout(fig) == ["mla", "mla", "mla", "kda"]
+    assert_consistent(page, fig, data)
+
+
+def test_links_restore_the_sizes(watched, site_url, data):
+    page, _ = watched
+    k3 = "".join(k[0] for k in data["k3_layout"])
+    fig = open_figure(page, site_url, FIG, f"#fig-09.layout={k3}&fig-09.n=4096")  # a link from before sizes existed
+    assert shown_sizes(fig) == "k3" and fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "true"
+    assert_consistent(page, fig, data)
+    fig = open_figure(page, site_url, FIG, f"#fig-09.layout={k3}&fig-09.n=4096&fig-09.c=toy")
+    assert shown_sizes(fig) == "toy" and fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
+    assert_consistent(page, fig, data)
+    fig = open_figure(page, site_url, FIG, "#fig-09.layout=kkkm&fig-09.c=k3")
+    assert shown_sizes(fig) == "k3" and shown_layout(fig) == ["kda", "kda", "kda", "mla"]
     assert_consistent(page, fig, data)
 
 
@@ -138,9 +242,30 @@ def test_equation_symbols_and_layers_link_both_ways(watched, site_url, data):
     assert page.locator("#hybrid .katex-display [data-sym='kda-state'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator("[data-preset='K3']").click()
-    fig.locator(".f09-layer[data-layer='5']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+
+    def key_toggle(p):
+        fig.locator(".f09-layer[data-layer='2']").focus()
+        p.keyboard.press("ArrowUp")
+        p.keyboard.press("Enter")
+
+    def slide(p):
+        fig.locator(".k3-slider input").focus()
+        p.keyboard.press("ArrowLeft")
+
+    assert_axe_clean_through(page, FIG, {
+        "a layer by click": lambda p: fig.locator(".f09-layer[data-layer='1']").click(),
+        "a layer by key": key_toggle,
+        "hovering a layer": lambda p: fig.locator(".f09-layer[data-layer='4']").hover(),
+        "hovering the latent symbol in the prose": lambda p: p.locator("#hybrid .katex-display [data-sym='mla-latent']").first.hover(),
+        "the all-MLA preset": lambda p: fig.locator("[data-preset='all-MLA']").click(),
+        "the all-KDA preset": lambda p: fig.locator("[data-preset='all-KDA']").click(),
+        "a layer more": lambda p: fig.locator(".k3-stepper [aria-label='Next step']").click(),
+        "a shorter context": slide,
+        "the K3 preset (K3's sizes)": lambda p: fig.locator("[data-preset='K3']").click(),
+        "focusing a K3 size (its tooltip)": lambda p: fig.locator(".f09-sizes .fact").first.focus(),
+        "a layer under K3's sizes": lambda p: fig.locator(".f09-layer[data-layer='5']").click(),
+        "the 3:1 preset (toy sizes again)": lambda p: fig.locator("[data-preset='3:1']").click(),
+    })

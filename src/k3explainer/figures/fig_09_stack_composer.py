@@ -86,7 +86,7 @@ def build(params: dict, facts) -> dict:
         "constants": sets,  # the K3 preset uses "k3", the others "toy"
         "k3_layout": k3,  # the "K3" preset; all-MLA, all-KDA and 3:1 keep the current layer count
         "k3_layout_md": "{{kimi_k3.layer_layout}}",
-        "k3_constants_md": "K3's constants: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "
+        "k3_constants_md": "K3's sizes: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "
                            "{{calc.k3_mla_cache_per_token_layer}} per token per MLA layer "
                            "(latent + shared key channel); one MLA layer outgrows one KDA layer beyond about "
                            "{{calc.k3_layer_crossover}} tokens.",

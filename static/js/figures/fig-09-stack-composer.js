@@ -1,15 +1,18 @@
 /* FIG 09 · Layer stack composer: a stack of KDA/MLA layers drawn in macrocycles of four; click,
  * tap or Enter/Space toggles a layer; presets, a layer-count stepper and a context slider. A
  * Plotly bar chart shows decode memory per layer; the total is the sum of the per-layer values
- * the build computed (mla_decode_memory per context, kda_decode_memory). */
+ * the build computed (mla_decode_memory per context, kda_decode_memory). Two sets of sizes are
+ * shipped: "toy" (ILLUSTRATIVE) for the all-MLA, all-KDA and 3:1 presets, "k3" (SOURCE, from the
+ * facts) for the K3 preset; the presets switch between them and a line names the set in use. */
 K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el;
   var NAMES = { kda: "KDA", mla: "MLA" };
   var CYCLE = 4;  // layers per macrocycle column (3 KDA + 1 MLA in the 3:1 pattern)
-  var layout, nIdx, focusIdx = 0;
+  var SIZES = { toy: "toy sizes", k3: "K3's sizes" };
+  var layout, nIdx, cset, focusIdx = 0;
 
-  /* ---- state <-> hash: layout as "kkkm…", context as its token count ---- */
+  /* ---- state <-> hash: layout as "kkkm…", context as its token count, sizes as "toy" or "k3" ---- */
   function parseLayout(s) {
     if (typeof s !== "string" || !/^[km]{1,}$/.test(s) || s.length > data.max_layers) return null;
     return s.split("").map(function (c) { return c === "m" ? "mla" : "kda"; });
@@ -19,16 +22,22 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
     layout = parseLayout(s.layout) || defaultLayout();
     var i = data.contexts.indexOf(+s.n);
     nIdx = i >= 0 ? i : data.contexts.indexOf(data.n_default);
+    // a link without sizes (older links) shows K3's sizes only for K3's own layout
+    cset = data.constants[s.c] ? s.c : same(layout, data.k3_layout) ? "k3" : "toy";
     focusIdx = Math.min(focusIdx, layout.length - 1);
   }
   function save(push) {
-    ctx.state.set({ layout: layout.map(function (k) { return k.charAt(0); }).join(""), n: data.contexts[nIdx] }, { push: push });
+    ctx.state.set({ layout: layout.map(function (k) { return k.charAt(0); }).join(""), n: data.contexts[nIdx], c: cset },
+      { push: push });
   }
 
   /* ---- values: every number is a shipped kernel value or a sum of them ---- */
-  function perLayer(kind) { return kind === "mla" ? data.mla_per_layer[nIdx] : data.kda_per_layer; }
+  function C() { return data.constants[cset]; }
+  function perLayer(kind) { return kind === "mla" ? C().mla_per_layer[nIdx] : C().kda_per_layer; }
+  function part(kind) { return count(kind) * perLayer(kind); }  // the MLA or the KDA share of the total
   function count(kind) { return layout.filter(function (k) { return k === kind; }).length; }
   function total() { return layout.reduce(function (a, k) { return a + perLayer(k); }, 0); }
+  function presetSizes(name) { return name === "K3" ? "k3" : "toy"; }
   function presetLayout(name, n) {
     if (name === "all-MLA") return fill(n, "mla");
     if (name === "all-KDA") return fill(n, "kda");
@@ -67,6 +76,7 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   var barMla = el("span", { class: "f09-bar-mla", "data-sym": "mla-latent" });
   var barKda = el("span", { class: "f09-bar-kda", "data-sym": "kda-state" });
   var note = el("p", { class: "f09-note" });
+  var sizes = el("p", { class: "f09-sizes" });
 
   mount.appendChild(el("div", { class: "f09" },
     el("div", { class: "f09-controls" },
@@ -84,6 +94,7 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
           el("p", { class: "f09-total-line" }, el("span", { class: "k3-label", text: "Total decode memory" }), " ", totalNum, " elements"),
           el("div", { class: "f09-bar", "aria-hidden": "true" }, barMla, barKda),
           totalSplit),
+        sizes,
         note))));
 
   /* ---- the stack: one button per layer, columns of four ---- */
@@ -137,18 +148,34 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   /* ---- the readouts ---- */
   function paintTotals() {
     var nm = count("mla"), nk = count("kda"), t = total();
-    var scale = layout.length * Math.max(data.mla_per_layer[nIdx], data.kda_per_layer);  // all-of-the-larger kind = full bar
+    var scale = layout.length * Math.max(perLayer("mla"), perLayer("kda"));  // all-of-the-larger kind = full bar
     totalNum.textContent = W.int(t);
-    barMla.style.width = (100 * nm * perLayer("mla") / scale) + "%";
-    barKda.style.width = (100 * nk * perLayer("kda") / scale) + "%";
-    totalSplit.textContent = nm + " MLA × " + W.int(perLayer("mla")) + " + " + nk + " KDA × " + W.int(perLayer("kda")) +
-      " at N = " + W.int(data.contexts[nIdx]) + " (d_h = " + data.d_h + ", " + data.heads + " head per layer)";
+    barMla.style.width = (100 * part("mla") / scale) + "%";
+    barKda.style.width = (100 * part("kda") / scale) + "%";
+    totalSplit.innerHTML = "";
+    totalSplit.append(nm + " MLA × " + W.int(perLayer("mla")) + " + " + nk + " KDA × " + W.int(perLayer("kda")) + " = ",
+      el("span", { class: "f09-part", "data-part": "mla", text: W.int(part("mla")) }), " + ",
+      el("span", { class: "f09-part", "data-part": "kda", text: W.int(part("kda")) }),
+      " at N = " + W.int(data.contexts[nIdx]) + " (" + SIZES[cset] + ")");
     presetButtons.forEach(function (b) {
-      b.setAttribute("aria-pressed", same(layout, presetLayout(b.dataset.preset, layout.length)) ? "true" : "false");
+      var name = b.dataset.preset;
+      b.setAttribute("aria-pressed", cset === presetSizes(name) && same(layout, presetLayout(name, layout.length)) ? "true" : "false");
     });
+    paintSizes();
     note.innerHTML = same(layout, data.k3_layout) ? "K3: " + data.k3_layout_html : "";
     layersStepper.set(layout.length - 1);
     slider.set(nIdx);
+  }
+  function paintSizes() {
+    if (sizes.dataset.sizes === cset) return;
+    sizes.dataset.sizes = cset;
+    if (cset === "k3") { sizes.innerHTML = data.k3_constants_html; return; }  // facts with their SOURCE badges
+    var c = C();
+    sizes.innerHTML = "";
+    sizes.append(el("span", { class: "badge badge-illustrative", text: "Illustrative" }),
+      " Toy sizes: " + c.heads + " head × " + c.d_h + "² = " + W.int(c.kda_per_layer) + " elements per KDA layer, " +
+      W.int(c.mla_per_token) + " per token per MLA layer; one MLA layer outgrows one KDA layer beyond " +
+      W.int(c.crossover) + " tokens.");
   }
   function paint() { paintStack(); paintTotals(); drawPlot(); }
 
@@ -167,19 +194,20 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
     }];
   }
   function plotLayout() {
-    var top = Math.max(data.mla_per_layer[nIdx], data.kda_per_layer) * 1.08;
+    var top = Math.max(perLayer("mla"), perLayer("kda")) * 1.08;  // rescales with the sizes in use
     return W.chartLayout(mount, {
       margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250, bargap: 0.15,
       xaxis: { title: { text: "layer" }, fixedrange: true, range: [0.5, layout.length + 0.5], showgrid: false,
         tickmode: layout.length > 24 ? "auto" : "linear", dtick: 1 },
-      yaxis: { title: { text: "elements per layer" }, fixedrange: true, range: [0, top], gridcolor: css("--rule"),
+      yaxis: { title: { text: "elements, " + SIZES[cset] }, fixedrange: true, range: [0, top], gridcolor: css("--rule"),
         tickformat: "~s", zeroline: false },
       showlegend: false,
     });
   }
   function drawPlot() {
     plot.setAttribute("aria-label", "Bar chart of decode memory per layer at N = " + W.int(data.contexts[nIdx]) +
-      " tokens: each MLA layer " + W.int(perLayer("mla")) + " elements, each KDA layer " + W.int(perLayer("kda")) + ".");
+      " tokens with " + SIZES[cset] + ": each MLA layer " + W.int(perLayer("mla")) + " elements, each KDA layer " +
+      W.int(perLayer("kda")) + ".");
     if (Plotly) Plotly.react(plot, traces(), plotLayout(), { displayModeBar: false, responsive: true });
   }
   function markBar(i) {
@@ -201,12 +229,13 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   }
   function applyPreset(name) {
     layout = presetLayout(name, layout.length);
+    cset = presetSizes(name);
     focusIdx = Math.min(focusIdx, layout.length - 1);
     drawStack();
     paintTotals();
     drawPlot();
     save(true);
-    narrateStack("Preset " + name);
+    narrateStack("Preset " + name + ", " + SIZES[cset]);
   }
   function setCount(n, how) {
     var next = layout.slice(0, n);
@@ -227,7 +256,8 @@ K3.register("fig-09-stack-composer", function (mount, data, ctx) {
   }
   function narrateStack(what) {
     ctx.narrate(what + ": " + count("mla") + " MLA × " + W.int(perLayer("mla")) + " + " + count("kda") + " KDA × " +
-      W.int(perLayer("kda")) + " = " + W.int(total()) + " elements at N = " + W.int(data.contexts[nIdx]) + ".");
+      W.int(perLayer("kda")) + " = " + W.int(part("mla")) + " + " + W.int(part("kda")) + " = " + W.int(total()) +
+      " elements at N = " + W.int(data.contexts[nIdx]) + ".");
   }
 
   fromState(ctx.state.get());

@@ -1,11 +1,13 @@
 """FIG 11 · router → top-k experts: scores, choices, gates, output, load and balance equal the `moe`
-kernels for every token, with and without the selection-only bias; K3 tiles come from facts."""
+kernels for every token, with and without the selection-only bias; the balance statistic's label is
+the fact's badge and its value at perfect balance is shown; K3 tiles come from facts.
+(What §11, the caption and the alt say about FIG 11 is tied to its data in tests/site/test_fig_11_data.py.)"""
 import numpy as np
 import pytest
 
-from k3explainer.kernels import expert_load, glu_expert, moe_forward, route, router_scores, sequence_balance_loss
+from k3explainer.kernels import expert_load, glu_expert, moe_forward, route, router_scores, switch_balance_loss
 
-from .support import axe_violations, cell_texts, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, cell_texts, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-11"
@@ -21,7 +23,7 @@ def kernel_routing(data, biased):
     logits = x @ c.T  # router scores are dot products with the centroids
     r = route(logits, data["top_k"], score_func="sigmoid", renormalize=True,
               bias=np.array(data["bias"]) if biased else None)
-    return logits, r, expert_load(r["experts"], c.shape[0]), sequence_balance_loss(r["scores"], r["experts"])
+    return logits, r, expert_load(r["experts"], c.shape[0]), switch_balance_loss(r["scores"], r["experts"])
 
 
 def column(fig, col):
@@ -40,7 +42,7 @@ def assert_token(fig, data, t, biased=False):
     gates = [shown_number(v) for v in column(fig, "gate")]
     assert gates == pytest.approx(r["gates"][t], abs=tol)
     assert sum(gates) == pytest.approx(1, abs=tol * len(gates))
-    assert f"sum {1:.{P}f}" in fig.locator(".f11-sum").inner_text()
+    assert f"so the gates sum to {1:.{P}f}" in fig.locator(".f11-sum").inner_text()
     # the output rows: each chosen expert's E_e(x), the shared experts' output, and y
     rows = fig.locator(".f11-out tbody tr")
     x = np.array(data["x"])[t]
@@ -56,6 +58,9 @@ def assert_token(fig, data, t, biased=False):
     # load and balance over the batch
     assert [int(v) for v in cell_texts(fig.locator(".f11-load-n"))] == load.tolist()
     assert shown_number(fig.locator("[data-balance]").inner_text()) == pytest.approx(balance, abs=tol)
+    other = kernel_routing(data, not biased)[3]
+    assert shown_number(fig.locator("[data-balance-other]").inner_text()) == pytest.approx(other, abs=tol)
+    assert shown_number(fig.locator("[data-balance-even]").inner_text()) == pytest.approx(1, abs=tol)
     assert fig.locator(".f11-route").count() == data["top_k"]
     assert fig.locator(".f11-shared-line").count() == data["n_shared"]
 
@@ -85,7 +90,7 @@ def test_every_token_by_click_and_keys_matches_the_kernel(watched, site_url, dat
     for t in range(1, len(data["tokens"])):
         page.keyboard.press("ArrowRight")
         assert_token(fig, data, t)
-    assert "the gates sum to 1" in fig.locator(".fig-live").inner_text()
+    assert f"the gates sum to {1:.{data['precision']}f}" in fig.locator(".fig-live").inner_text()
     fig.locator(".f11-tok").nth(2).click()  # the token in the diagram
     assert_token(fig, data, 2)
 
@@ -145,9 +150,38 @@ def test_gate_symbol_links_both_ways(watched, site_url, data):
     assert fig.locator(".f11-shared.sym-on").count() == data["n_shared"]
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_balance_label_value_and_perfect_balance_share_one_definition(watched, site_url, data):
+    """The label is the fact moe.switch_aux_loss (its badge), the value is the kernel's N·Σ f_i P_i,
+    and the value at perfect balance, 1, is shown beside it; the narration names the same formula."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
+    formula = data["balance_formula"]
+    label = fig.locator(".f11-balance-label")
+    fact = label.locator(".fact[data-fact='moe.switch_aux_loss']")
+    assert fact.count() == 1 and fact.locator(".badge-source").count() == 1
+    assert formula in fact.locator(".fact-value").inner_text() and "α = 1" in label.inner_text()
+    values = fig.locator(".f11-balance").inner_text()
+    assert formula in values and "at perfect balance" in values
+    P = data["precision"]
+    assert shown_number(fig.locator("[data-balance]").inner_text()) == pytest.approx(data["plain"]["balance"], abs=10**-P)
+    assert data["balance_even"] == 1.0
+    s = (len(data["tokens"]), len(data["centroids"]), data["top_k"])
+    assert f"{s[2] * s[0]} routing slots" in fig.locator(".f11-balance-def").inner_text()
     fig.locator(".f11-bias").click()
-    fig.locator(".k3-choice [role=radio][data-value='3']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    live = fig.locator(".fig-live").inner_text()
+    assert f"balance statistic {formula} {data['biased']['balance']:.{P}f}, {1:.{P}f} at perfect balance" in live
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_axe_clean_through(page, FIG, {
+        "clicking a token in the diagram": lambda p: fig.locator(".f11-tok").nth(4).click(),
+        "choosing a token with the keys": lambda p: (fig.locator(".k3-choice [role=radio][aria-checked=true]").focus(),
+                                                    p.keyboard.press("ArrowRight")),
+        "switching the bias on": lambda p: fig.locator(".f11-bias").click(),
+        "hovering the gate symbol in the prose": lambda p: p.locator("#moe .katex-display [data-sym='moe-gate']").first.hover(),
+        "hovering a gate weight in the table": lambda p: fig.locator("td.f11-gate[data-sym='moe-gate']").first.hover(),
+        "focusing the balance statistic's badge": lambda p: fig.locator(".f11-balance-label .fact").focus(),
+        "switching the bias off": lambda p: fig.locator(".f11-bias").click(),
+    })

@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from k3explainer.kernels import (
     expert_load,
@@ -13,7 +15,9 @@ from k3explainer.kernels import (
     update_balance_bias,
 )
 
-from .helpers import EXACT
+from k3explainer.kernels import balance_shares
+
+from .helpers import EXACT, FAST
 
 
 def logits(seed=0, T=16, E=8):
@@ -101,23 +105,100 @@ def test_expert_load_hand_example():
     np.testing.assert_array_equal(expert_load(np.array([[0, 2], [2, 3], [2, 0]]), 5), [2, 0, 3, 1, 0])
 
 
-def test_switch_loss_is_alpha_at_balance_and_hf_topk_is_k():
+def routing_case(seed, T, N, k):
+    """Seeded positive scores [T, N] (sigmoid of normals) and their top-k choices."""
+    r = route(np.random.default_rng(seed).standard_normal((T, N)), k, score_func="sigmoid")
+    return r["scores"], r["experts"]
+
+
+def round_robin(T, N, k):
+    """Token t takes experts t·k, …, t·k + k − 1 (mod N): every expert gets k·T/N slots when N divides k·T."""
+    return (np.arange(T)[:, None] * k + np.arange(k)) % N
+
+
+def test_switch_loss_is_eq_4_for_top_1_softmax():
+    """Top-1 with softmax probabilities: α·N·Σ f_i P_i with f_i the fraction of tokens, P_i the mean probability."""
+    ell = logits(7)
+    probs = softmax(ell)
+    top1 = probs.argmax(axis=1)[:, None]
+    T, N = probs.shape
+    f = np.bincount(top1.ravel(), minlength=N) / T
+    assert switch_balance_loss(probs, top1, alpha=0.01) == pytest.approx(0.01 * N * np.sum(f * probs.mean(axis=0)), abs=1e-15)
+
+
+def test_switch_loss_is_alpha_at_perfect_balance_for_top_k():
     E, T = 4, 8
     uniform = np.full((T, E), 1 / E)
-    top1 = np.arange(T)[:, None] % E  # every expert gets T/E tokens
-    assert switch_balance_loss(uniform, top1, alpha=0.01) == pytest.approx(0.01, abs=1e-15)
-    top2 = np.stack([np.arange(T) % E, (np.arange(T) + 1) % E], axis=1)
-    assert switch_balance_loss(uniform, top2) == pytest.approx(2.0, abs=1e-14)
-    assert sequence_balance_loss(uniform, top2) == pytest.approx(1.0, abs=1e-14)
+    assert switch_balance_loss(uniform, round_robin(T, E, 1), alpha=0.01) == 0.01
+    for k in (1, 2, 3, 4):  # the slot share keeps Σ f = 1, so top-k does not scale the value
+        assert switch_balance_loss(uniform, round_robin(T, E, k)) == pytest.approx(1.0, abs=1e-15)
     collapsed = np.zeros((T, 1), dtype=int)  # all tokens to expert 0, which is also most probable
     probs = np.tile([0.7, 0.1, 0.1, 0.1], (T, 1))
     assert switch_balance_loss(probs, collapsed) == pytest.approx(4 * 0.7)
 
 
-def test_sequence_loss_is_hf_loss_over_k():
+def test_fig_11_sized_perfect_balance_is_exactly_one():
+    """FIG 11's size (6 tokens, top-4 of 8): 24 slots, 3 per expert, uniform scores → 1.0 to the last bit."""
+    assert switch_balance_loss(np.ones((6, 8)), round_robin(6, 8, 4)) == 1.0
+    f, P = balance_shares(np.ones((6, 8)), round_robin(6, 8, 4))
+    np.testing.assert_array_equal(f, 1 / 8)
+    np.testing.assert_array_equal(P, 1 / 8)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 12), N=st.integers(2, 10), data=st.data())
+def test_balance_is_one_plus_covariance_of_the_shares(seed, T, N, data):
+    """Σ f = Σ P = 1, and N·Σ f P = 1 + N·Σ (f − 1/N)(P − 1/N) for any scores and choices."""
+    k = data.draw(st.integers(1, N))
+    scores, experts = routing_case(seed, T, N, k)
+    f, P = balance_shares(scores, experts)
+    assert f.sum() == pytest.approx(1, abs=1e-12) and P.sum() == pytest.approx(1, abs=1e-12)
+    b = switch_balance_loss(scores, experts)
+    assert b == pytest.approx(1 + N * np.sum((f - 1 / N) * (P - 1 / N)), abs=1e-12)
+    assert sequence_balance_loss(scores, experts) == pytest.approx(b, abs=1e-12)  # DeepSeek's normalisation, same number
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(1, 4), N=st.integers(2, 10), data=st.data())
+def test_even_load_gives_exactly_one_whatever_the_scores(seed, m, N, data):
+    k = data.draw(st.integers(1, N))
+    T = m * N  # N divides k·T, so round robin gives every expert the same number of slots
+    scores = router_scores(np.random.default_rng(seed).standard_normal((T, N)), "sigmoid")
+    experts = round_robin(T, N, k)
+    assert (expert_load(experts, N) == k * m).all()
+    assert switch_balance_loss(scores, experts) == pytest.approx(1.0, abs=1e-12)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 12), N=st.integers(2, 10), data=st.data())
+def test_collapse_onto_the_highest_scored_experts_scores_above_one(seed, T, N, data):
+    """Every token sends its k slots to the same k experts, the ones the router scores highest:
+    N·Σ f P = (N/k)·(their share of the scores) > 1 unless all scores are equal."""
+    k = data.draw(st.integers(1, N - 1))
+    s = router_scores(np.random.default_rng(seed).standard_normal(N), "sigmoid")
+    scores = np.tile(s, (T, 1))
+    experts = np.tile(np.argsort(-s, kind="stable")[:k], (T, 1))  # top-k of those same scores
+    b = switch_balance_loss(scores, experts)
+    assert b == pytest.approx(N / k * np.sort(s)[::-1][:k].sum() / s.sum(), abs=1e-12)
+    assert b > 1
+
+
+def test_uneven_load_can_score_below_one():
+    """The statistic is not a spread measure: busy experts with low scores pull it under 1."""
+    probs = np.array([[0.51, 0.49], [0.51, 0.49], [0.0, 1.0]])
+    top1 = probs.argmax(axis=1)[:, None]  # loads 2 and 1: uneven
+    assert switch_balance_loss(probs, top1) == pytest.approx(2 * (2 / 3 * 0.34 + 1 / 3 * 0.66))
+    assert switch_balance_loss(probs, top1) < 1
+
+
+def test_hf_top_k_loss_is_k_times_switch():
+    """transformers' load_balancing_loss_func counts f over tokens per slot row, so its value is k times this."""
     probs = softmax(logits(3))
     r = route(logits(3), 3)
-    assert sequence_balance_loss(probs, r["experts"]) == pytest.approx(switch_balance_loss(probs, r["experts"]) / 3)
+    T, N = probs.shape
+    mask = np.eye(N)[r["experts"]]  # [T, k, N]
+    hf = N * np.sum(mask.mean(axis=0) * probs.mean(axis=0)[None, :])
+    assert hf == pytest.approx(3 * switch_balance_loss(probs, r["experts"]), abs=1e-12)
 
 
 def test_bias_update_moves_against_load():

@@ -8,9 +8,15 @@ from k3explainer.kernels import (
     glu_expert,
     moe_forward,
     router_scores,
-    sequence_balance_loss,
+    switch_balance_loss,
     update_balance_bias,
 )
+from k3explainer.kernels import balance_shares
+
+# The one balance statistic FIG 11 shows: the Switch Transformer loss of the fact moe.switch_aux_loss
+# (its display reads "L_aux = α·N·Σ f_i P_i") with α = 1; `switch_balance_loss` computes it.
+BALANCE_FACT = "moe.switch_aux_loss"
+BALANCE_FORMULA = "N·Σ f_i P_i"
 
 
 def _routing(x, W_router, experts, shared, top_k, params, bias=None) -> dict:
@@ -19,6 +25,7 @@ def _routing(x, W_router, experts, shared, top_k, params, bias=None) -> dict:
     y, r = moe_forward(x, W_router, experts, top_k, shared=shared, score_func=params["score_func"],
                        renormalize=params["renormalize"], bias=bias)
     T, E = len(x), W_router.shape[1]
+    f, P = balance_shares(r["scores"], r["experts"])
     return {
         "experts": r["experts"],  # [T, k], best first (by score + bias)
         "weights": r["weights"],  # [T, k] from the unbiased scores, renormalised over the chosen
@@ -26,8 +33,27 @@ def _routing(x, W_router, experts, shared, top_k, params, bias=None) -> dict:
                                 for t in range(T)]),  # [T, k, D] E_e(x) in the same order
         "y": y,  # [T, D] = Σ g_e E_e(x) + shared
         "load": expert_load(r["experts"], E),
-        "balance": sequence_balance_loss(r["scores"], r["experts"]),
+        "f": f,  # [E] share of the k·T routing slots
+        "P": P,  # [E] mean of s_e / Σ_j s_j over the tokens
+        "balance": switch_balance_loss(r["scores"], r["experts"]),  # N·Σ f_i P_i
     }
+
+
+def _balance_texts(facts, T: int, E: int, k: int) -> dict:
+    """The statistic's label and definition, both naming the fact whose formula the kernel computes."""
+    display = facts[BALANCE_FACT].display
+    if BALANCE_FORMULA not in display:  # the label, the badge and the kernel must state one formula
+        raise ValueError(f"{BALANCE_FACT} no longer reads {BALANCE_FORMULA!r}: {display!r}")
+    return {
+        "balance_formula": BALANCE_FORMULA,
+        "balance_label_md": f"Balance statistic {{{{{BALANCE_FACT}}}}}, here with α = 1",
+        "balance_def_md": (
+            f"f_i is expert i's share of the {k * T} routing slots ({k} per token, {T} tokens) and P_i its "
+            f"router score divided by the sum of the token's {E} scores, averaged over the tokens; f_i and P_i "
+            f"each sum to 1 over the N = {E} experts. Switch Transformer sends each token to one expert; counting "
+            f"slots carries its definition over to top-{k}, and an even load still gives exactly 1."),
+    }
+
 
 
 def _headline(facts) -> list[dict]:
@@ -49,6 +75,8 @@ def build(params: dict, facts) -> dict:
     if not all(isinstance(t, str) for t in tokens):  # YAML reads a bare on/off/yes/no as a boolean
         raise TypeError(f"tokens must be strings (quote them in the spec): {tokens}")
     D, E, k, F = (int(params[n]) for n in ("feature_dim", "n_experts", "top_k", "expert_hidden"))
+    if params["renormalize"] is not True:  # every text of the figure says g_e = s_e ÷ Σ chosen s
+        raise ValueError("FIG 11 shows renormalised gates: renormalize must be true")
     if not 1 <= k <= E:
         raise ValueError(f"top_k must be in 1..{E}, got {k}")
     rng = np.random.default_rng(params["seed"])
@@ -67,11 +95,18 @@ def build(params: dict, facts) -> dict:
     # one aux-loss-free step: overloaded experts' bias down, idle ones' up; it only changes the choice
     bias = update_balance_bias(np.zeros(E), plain["load"], float(params["bias_gamma"]))
     biased = _routing(x, W_router, experts, shared, k, params, bias)
+    if params["balance_statistic"] != "switch":
+        raise ValueError(f"balance_statistic: only 'switch' ({BALANCE_FORMULA}) is defined, got {params['balance_statistic']!r}")
+    # the value at perfect balance, from the same kernel: every expert gets k·T/N slots (round robin)
+    # and the scores are equal (either alone gives 1, since Σ f_i = Σ P_i = 1)
+    even = (np.arange(T)[:, None] * k + np.arange(k)) % E
+    balance_even = switch_balance_loss(np.ones((T, E)), even)
     return {
         "tokens": tokens,
         "x": x,
         "centroids": centroids,
         "top_k": k,
+        "score_func": params["score_func"],
         "n_shared": int(params["n_shared"]),
         "logits": x @ W_router,  # the dot products, before the score function
         "scores": router_scores(x @ W_router, params["score_func"]),  # [T, E], the same with or without bias
@@ -81,17 +116,24 @@ def build(params: dict, facts) -> dict:
         "shared_out": glu_expert(x, *shared),  # [T, D], weight 1 for every token
         "expert_weights": experts,  # (W_gate, W_up, W_down), shipped so a test can recompute E_e(x)
         "shared_weights": shared,
+        "balance_even": balance_even,  # 1 at perfect balance
+        **_balance_texts(facts, T, E, k),
         "precision": int(params["precision"]),
         "tiles": _headline(facts),
         "provenance": {
             "kernels": ["k3explainer.kernels.moe_forward", "k3explainer.kernels.router_scores",
                         "k3explainer.kernels.glu_expert", "k3explainer.kernels.expert_load",
-                        "k3explainer.kernels.sequence_balance_loss", "k3explainer.kernels.update_balance_bias"],
+                        "k3explainer.kernels.moe.balance_shares", "k3explainer.kernels.switch_balance_loss",
+                        "k3explainer.kernels.update_balance_bias"],
             "inputs": f"x [{T}, {D}], centroids [{E}, {D}], SwiGLU experts of width {F} "
                       f"(shared: {params['n_shared']} experts fused, width {F * params['n_shared']}), standard normal / √fan-in; "
-                      f"{params['score_func']} scores, top-{k}, renormalised; bias step γ = {params['bias_gamma']}",
+                      f"router score s_e = {params['score_func']}(x·c_e); the top {k} by s_e (plus the bias when it is on); "
+                      f"gate g_e = s_e ÷ the sum of the {k} chosen s_e, without the bias; bias step γ = {params['bias_gamma']}",
             "seed": params["seed"],
-            "balance": "E·Σ f_e P_e with f_e = E/(k·T)·load_e and P_e the mean normalised score: 1 at perfect balance",
+            "balance": f"Switch Transformer's {BALANCE_FORMULA} ({BALANCE_FACT}, α = 1) with f_i = load_i ÷ ({k}·{T}) "
+                       f"and P_i = mean over tokens of s_i ÷ Σ_j s_j; {balance_even:g} at perfect balance, "
+                       f"{plain['balance']:.{params['precision']}f} for this batch, "
+                       f"{biased['balance']:.{params['precision']}f} after one bias step",
             "illustrative": "six tokens and eight experts are a demo; K3's tiles come from facts",
         },
     }

@@ -67,6 +67,7 @@ from .mla import (
     rope,
 )
 from .moe import (
+    balance_shares,
     expert_load,
     glu_expert,
     moe_forward,
@@ -82,6 +83,7 @@ __all__ = [
     "MECHANISMS",
     "attention_residual",
     "attention_row_trace",
+    "balance_shares",
     "beta_gate",
     "block_attention_residuals",
     "causal_mask",

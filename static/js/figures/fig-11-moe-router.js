@@ -16,6 +16,8 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
   var css = W.css(mount);
   function routing() { return biasOn ? data.biased : data.plain; }
   function name(e) { return "E" + (e + 1); }
+  function sharedNames() { return range(data.n_shared, function (j) { return "S" + (j + 1); }); }
+  function gateSum() { return routing().weights[tok].reduce(function (a, b) { return a + b; }, 0); }
   function label(t) { return "“" + data.tokens[t] + "” (token " + (t + 1) + ")"; }
 
   /* ---- K3 headline tiles (values are fact badges rendered by the build) ---- */
@@ -80,16 +82,23 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
     return { node: el("div", { class: "f11-load-col", "data-expert": e }, n, el("span", { class: "f11-bar-track" }, bar),
       el("span", { class: "f11-load-e", text: name(e) })), bar: bar, n: n };
   });
+  /* the balance statistic: its label (the fact's badge), its values, its definition — all shipped */
+  var balanceLabel = el("p", { class: "f11-balance-label" });
+  balanceLabel.innerHTML = data.balance_label_html;
   var balance = el("p", { class: "f11-balance" });
+  var balanceDef = el("p", { class: "f11-balance-def" });
+  balanceDef.innerHTML = data.balance_def_html;
   var loads = el("div", { class: "f11-load" },
-    el("p", { class: "k3-label", text: "Tokens per routed expert over the batch" }),
-    elList("div", { class: "f11-load-bars", role: "img" }, loadBars.map(function (b) { return b.node; })), balance);
+    el("div", { class: "f11-load-left" },
+      el("p", { class: "k3-label", text: "Tokens per routed expert over the batch" }),
+      elList("div", { class: "f11-load-bars", role: "img" }, loadBars.map(function (b) { return b.node; }))),
+    el("div", { class: "f11-balance-box" }, balanceLabel, balance, balanceDef));
 
   mount.appendChild(el("div", { class: "f11" }, tiles,
     el("div", { class: "f11-controls k3-row" }, el("span", { class: "k3-label", text: "Token" }), chooser.node, biasBtn),
     el("div", { class: "f11-grid" },
-      el("div", { class: "f11-left" }, svg, loads),
-      el("div", { class: "f11-right" }, el("div", { class: "k3-scroll" }, table), sumLine, outWrap))));
+      el("div", { class: "f11-left" }, svg),
+      el("div", { class: "f11-right" }, el("div", { class: "k3-scroll" }, table), sumLine, outWrap)), loads));
 
   function paintDiagram() {
     var r = routing();
@@ -129,9 +138,9 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
         text: rank >= 0 ? W.fmt(r.weights[tok][rank], P) : "0" }));
       tbody.appendChild(elList("tr", { class: rank >= 0 ? "is-chosen" : "", "data-expert": e }, cells));
     }
-    var sum = r.weights[tok].reduce(function (a, b) { return a + b; }, 0);
-    sumLine.textContent = "Top " + K + " of " + E + " by s_e" + (biasOn ? " + bias" : "") +
-      "; gates g_e = s_e ÷ Σ chosen s (unbiased), sum " + W.fmt(sum, P) + ". Shared S1, S2 add with weight 1.";
+    sumLine.textContent = "s_e = " + data.score_func + "(x·c_e). The top " + K + " of " + E + " by s_e" +
+      (biasOn ? " + bias" : "") + " win; each gate g_e = s_e ÷ (sum of the " + K + " chosen s_e, without the bias), " +
+      "so the gates sum to " + W.fmt(gateSum(), P) + ". Shared " + sharedNames().join(", ") + " add with weight 1.";
   }
 
   function paintOutput() {
@@ -153,14 +162,17 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
       b.bar.style.height = (100 * r.load[e] / max) + "%";
       b.node.classList.toggle("is-chosen", r.experts[tok].indexOf(e) >= 0);
     });
-    loads.querySelector(".f11-load-bars").setAttribute("aria-label", "Load per expert" + (biasOn ? " with the bias" : "") + ": " +
-      r.load.map(function (n, e) { return name(e) + " " + n; }).join(", "));
+    loads.querySelector(".f11-load-bars").setAttribute("aria-label", "Routing slots per expert" + (biasOn ? " with the bias" : "") +
+      ", of " + K * T + ": " + r.load.map(function (n, e) { return name(e) + " " + n; }).join(", "));
     balance.innerHTML = "";
-    balance.appendChild(document.createTextNode("Balance E·Σ f_e P_e (1 = even): "));
-    balance.appendChild(el("strong", { class: "k3-num", "data-balance": "", text: W.fmt(r.balance, P) }));
-    balance.appendChild(document.createTextNode(biasOn
-      ? " with the bias; " + W.fmt(data.plain.balance, P) + " without."
-      : "; the bias step would make it " + W.fmt(data.biased.balance, P) + "."));
+    function value(text, v, attr) {
+      var strong = el("strong", { class: "k3-num", text: W.fmt(v, P) });
+      strong.setAttribute(attr, "");
+      balance.appendChild(el("span", { class: "f11-balance-v" }, document.createTextNode(text + " "), strong));
+    }
+    value(data.balance_formula + (biasOn ? " with the bias" : " for this batch"), r.balance, "data-balance");
+    value(biasOn ? "without it" : "after one bias step", (biasOn ? data.plain : data.biased).balance, "data-balance-other");
+    value("at perfect balance", data.balance_even, "data-balance-even");
   }
 
   function paint() {
@@ -175,7 +187,7 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
     var r = routing();
     ctx.narrate("Token " + label(tok) + " goes to " + r.experts[tok].map(function (e, i) {
       return name(e) + " (g = " + W.fmt(r.weights[tok][i], P) + ")";
-    }).join(", ") + " and to the " + data.n_shared + " shared experts; the gates sum to 1.");
+    }).join(", ") + " and to the " + data.n_shared + " shared experts; the gates sum to " + W.fmt(gateSum(), P) + ".");
   }
   function save(push) { ctx.state.set({ t: tok, b: biasOn ? 1 : 0 }, { push: push }); }
 
@@ -193,8 +205,9 @@ K3.register("fig-11-moe-router", function (mount, data, ctx) {
     paint();
     if (how === "restore") return;
     save(true);
-    ctx.narrate((biasOn ? "Bias on: " : "Bias off: ") + "loads " + routing().load.join(", ") + ", balance " +
-      W.fmt(routing().balance, P) + "; the gate weights still come from the unbiased scores.");
+    ctx.narrate((biasOn ? "Bias on: " : "Bias off: ") + "loads " + routing().load.join(", ") + "; balance statistic " +
+      data.balance_formula + " " + W.fmt(routing().balance, P) + ", " + W.fmt(data.balance_even, P) +
+      " at perfect balance; the gate weights still come from the scores without the bias.");
   }
 
   paint();

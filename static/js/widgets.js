@@ -33,6 +33,8 @@
     var s = Math.abs(x) < 0.5 * Math.pow(10, -d) ? (0).toFixed(d) : x.toFixed(d);
     return s.charAt(0) === "-" ? "\u2212" + s.slice(1) : s;
   };
+  /* Small differences in scientific notation, 1.8e−15 (one digit; the exact value is in the data). */
+  W.sci = function (x) { return x === 0 ? "0" : x.toExponential(1).replace("-", "\u2212"); };
   /* Integers with thousands separators; large values keep every digit. */
   W.int = function (x) { return Math.round(x).toLocaleString("en-US"); };
   /* 1.23e9 → "1.23 G" style with the exact value left to a title attribute by callers. */

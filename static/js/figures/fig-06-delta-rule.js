@@ -1,132 +1,121 @@
 /* FIG 06 · Delta-rule state update: step through six tokens, each in four stages (read Sᵀk,
  * error v − Sᵀk, write β k errᵀ, new S), check the read-back identity, and compare with the
  * chunked WY form. Every number was computed at build time by delta_rule / delta_rule_chunked. */
-K3.register("fig-06-delta-rule", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el, dig = data.digits;
   var STAGES = [
     { name: "read", text: "read Sᵀk", sym: "dr-read" },
     { name: "error", text: "error v − Sᵀk", sym: "dr-error" },
     { name: "write", text: "write β k errᵀ", sym: "dr-write" },
     { name: "state", text: "new S", sym: "dr-state" },
   ];
-  var NS = STAGES.length, T = data.steps.length, N = T * NS;
-  var step = clampStep(ctx.state.get().step);
-  var readback = ctx.state.get().rb === "1";
 
-  function clampStep(s) { s = Math.round(+s); return isFinite(s) ? Math.max(0, Math.min(N - 1, s)) : 0; }
-  function tokenOf(s) { return Math.floor(s / NS); }
-  function stageOf(s) { return s % NS; }
-  function vec(xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; }
-
-  /* controls: a stepper over (token, stage) and a stage picker within the token */
-  var stepper = W.stepper({
-    label: "Token and stage", count: N, value: step,
-    format: function (s) { return "token " + (tokenOf(s) + 1) + " / " + T + " · " + STAGES[stageOf(s)].name; },
-    onChange: function (s, how) { go(s, how); },
-  });
-  var stages = W.choice({
-    label: "Stage of this token",
-    options: STAGES.map(function (st, i) { return { value: i, text: st.text, sym: st.sym, aria: "Stage " + (i + 1) + ": " + st.text }; }),
-    value: stageOf(step),
-    onChange: function (i, how) { go(tokenOf(step) * NS + i, how); },
-  });
-  var betaChip = el("span", { class: "f06-chip k3-num", "data-sym": "dr-beta", tabindex: "0",
-    "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
-  var note = el("p", { class: "f06-note" });
-  var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token" });
-
-  /* read-back check: write (k₁, v₁) into an empty state and read it with q = k₁ */
-  var rbButton = el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Read-back check (R)",
-    "aria-keyshortcuts": "R", on: { click: function () { setReadback(!readback, "click"); } } });
-  var rbTable = W.matrix({ caption: "write (k₁, v₁) into S = 0, read with q = k₁",
-    rows: ["v₁", "Sᵀk₁", "β·v₁", "Sᵀk₁ · 1/√d"], cols: ["1", "2", "3", "4"].slice(0, data.d), digits: dig });
-  rbTable.node.tBodies[0].rows[0].setAttribute("data-sym", "dr-v");
-  rbTable.node.tBodies[0].rows[1].setAttribute("data-sym", "dr-out");
-  rbTable.node.tBodies[0].rows[2].setAttribute("data-sym", "dr-beta");
-  var rbText = el("p", { class: "f06-small" });
-
-  var chunk = data.chunked;
-  var wy = el("p", { class: "f06-eq" });
-  wy.innerHTML = data.wy_html;  // rendered at build time by KaTeX from the builder's wy_md
-  var chunkText = el("p", { class: "f06-small k3-num", "data-sym": "dr-state", tabindex: "0" });
-  chunkText.textContent = "delta_rule_chunked, chunk size " + data.chunk_size + " (" + chunk.n_chunks +
-    " chunks) vs the step-by-step recurrence: max |ΔS| = " + sci(chunk.state_diff) +
-    ", max |Δo| = " + sci(chunk.output_diff) + " — equal to float64 rounding.";
-
-  mount.appendChild(el("div", { class: "f06" },
-    el("div", { class: "f06-controls" }, stepper.node, betaChip),
-    el("div", { class: "k3-scroll f06-stages" }, stages.node),
-    note,
-    panel.node,
-    el("div", { class: "f06-cards" },
-      el("section", { class: "f06-card", "aria-label": "Read-back check" },
-        el("div", { class: "k3-row" }, rbButton), el("div", { class: "k3-scroll" }, rbTable.node), rbText),
-      el("section", { class: "f06-card", "aria-label": "Chunked form" },
-        el("p", { class: "k3-label", text: "Chunked (WY / UT) form, used for training" }), wy, chunkText))));
-
-  function sci(x) { return x === 0 ? "0" : x.toExponential(1).replace("-", "\u2212"); }
-
-  function paint() {
-    var t = tokenOf(step), s = stageOf(step), d = data.steps[t];
-    stepper.set(step);
-    stages.set(s);
-    panel.update(d, s, { before: "S" + W.sub(t) + " before token " + (t + 1), after: "S" + W.sub(t + 1) + " after" });
-    var rep = data.repeat;
-    note.textContent = t === 0 ? "Token 1: the state is empty, so the read is zero and the write is β k vᵀ."
-      : rep && t === rep.token - 1 ? "Token " + rep.token + " reuses token " + rep.key_of + "'s key with a new value: the read returns what is stored there, and the write corrects it."
-      : "Token " + (t + 1) + ": cells that change are highlighted when the write lands.";
-    paintReadback();
-  }
-  function paintReadback() {
-    var rb = data.readback, dots = rb.v.map(function () { return "·"; });
-    rbButton.setAttribute("aria-pressed", readback ? "true" : "false");
-    rbTable.update(readback ? [rb.v, rb.out, rb.beta_v, rb.out_default_scale] : [rb.v, dots, dots, dots]);
-    rbText.textContent = readback
-      ? "Sᵀk₁ = β‖k₁‖²v₁ = β·v₁ (‖k₁‖ = 1): max difference " + sci(rb.diff) + ". The kernels scale q by 1/√d_k = " +
-        W.fmt(rb.default_scale, 2) + " by default, which multiplies the read by the same factor; here q is read at scale 1."
-      : "Press the button (or R) to write token 1 into an empty state and read it back.";
-  }
-  function narrate() {
-    var t = tokenOf(step), s = stageOf(step), d = data.steps[t], head = "Token " + (t + 1) + ", ";
-    if (s === 0) ctx.narrate(head + "read: Sᵀk = " + vec(d.read) + ".");
-    else if (s === 1) ctx.narrate(head + "error: v − Sᵀk = " + vec(d.error) + ".");
-    else if (s === 2) ctx.narrate(head + "write β k errorᵀ with β = " + W.fmt(data.beta, 2) + "; its first row is " + vec(d.write[0]) + ".");
-    else ctx.narrate(head + "new state; " + d.changed.reduce(function (n, r) { return n + r.reduce(function (a, b) { return a + b; }, 0); }, 0) +
-      " cells changed; its first row is now " + vec(d.state[0]) + ".");
-  }
-  function go(s, how) {
-    s = clampStep(s);
-    if (s === step && how !== "restore") return;
-    step = s;
-    paint();
-    if (how === "restore") return;
-    narrate();
-    save(how);
-  }
-  function setReadback(on, how) {
-    readback = on;
-    paintReadback();
-    if (how === "restore") return;
-    var rb = data.readback;
-    ctx.narrate(on ? "Read-back: Sᵀk₁ = " + vec(rb.out) + ", β·v₁ = " + vec(rb.beta_v) + "; they are equal." : "Read-back check hidden.");
-    save("click");
-  }
-  function save(how) { ctx.state.set({ step: step || null, rb: readback ? 1 : null }, { push: how !== "play" }); }
-
-  mount.addEventListener("keydown", function (e) {
-    if ((e.key === "r" || e.key === "R") && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      setReadback(!readback, "key");
-    }
-  });
-
-  paint();
-  return {
-    restore: function (st) {
-      readback = st.rb === "1";
-      go(st.step === undefined ? 0 : st.step, "restore");
-      paintReadback();
+  K3.register("fig-06-delta-rule", {
+    state: function (data) {
+      return { step: K3.state.int(0, data.steps.length * STAGES.length - 1, 0), rb: K3.state.bool(false) };
     },
-  };
-});
+    setup: function (mount, data, ctx) {
+      var W = window.K3W, el = W.el, dig = data.digits;
+      var NS = STAGES.length, T = data.steps.length, N = T * NS;
+
+      function tokenOf(s) { return Math.floor(s / NS); }
+      function stageOf(s) { return s % NS; }
+      function vec(xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; }
+
+      /* controls: a stepper over (token, stage) and a stage picker within the token */
+      var stepper = W.stepper({
+        label: "Token and stage", count: N, value: ctx.get().step,
+        format: function (s) { return "token " + (tokenOf(s) + 1) + " / " + T + " · " + STAGES[stageOf(s)].name; },
+        onChange: function (s, how) { ctx.set({ step: s }, how); },
+      });
+      var stages = W.choice({
+        label: "Stage of this token",
+        options: STAGES.map(function (st, i) { return { value: i, text: st.text, sym: st.sym, aria: "Stage " + (i + 1) + ": " + st.text }; }),
+        value: stageOf(ctx.get().step),
+        onChange: function (i, how) { ctx.set({ step: tokenOf(ctx.get().step) * NS + i }, how); },
+      });
+      var betaChip = el("span", { class: "f06-chip k3-num", "data-sym": "dr-beta", tabindex: "0",
+        "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
+      var note = el("p", { class: "f06-note" });
+      var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token" });
+
+      /* read-back check: write (k₁, v₁) into an empty state and read it with q = k₁ */
+      var rbButton = el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Read-back check (R)",
+        "aria-keyshortcuts": "R", on: { click: function () { ctx.set({ rb: !ctx.get().rb }, "click"); } } });
+      var rbTable = W.matrix({ caption: "write (k₁, v₁) into S = 0, read with q = k₁",
+        rows: ["v₁", "Sᵀk₁", "β·v₁", "Sᵀk₁ · 1/√d"], cols: ["1", "2", "3", "4"].slice(0, data.d), digits: dig });
+      rbTable.node.tBodies[0].rows[0].setAttribute("data-sym", "dr-v");
+      rbTable.node.tBodies[0].rows[1].setAttribute("data-sym", "dr-out");
+      rbTable.node.tBodies[0].rows[2].setAttribute("data-sym", "dr-beta");
+      var rbText = el("p", { class: "f06-small" });
+
+      var chunk = data.chunked;
+      var wy = el("p", { class: "f06-eq" });
+      wy.innerHTML = data.wy_html;  // rendered at build time by KaTeX from the builder's wy_md
+      var chunkText = el("p", { class: "f06-small k3-num", "data-sym": "dr-state", tabindex: "0" });
+      chunkText.textContent = "delta_rule_chunked, chunk size " + data.chunk_size + " (" + chunk.n_chunks +
+        " chunks) vs the step-by-step recurrence: max |ΔS| = " + W.sci(chunk.state_diff) +
+        ", max |Δo| = " + W.sci(chunk.output_diff) + " — equal to float64 rounding.";
+
+      mount.appendChild(el("div", { class: "f06" },
+        el("div", { class: "f06-controls" }, stepper.node, betaChip),
+        el("div", { class: "k3-scroll f06-stages" }, stages.node),
+        note,
+        panel.node,
+        el("div", { class: "f06-cards" },
+          el("section", { class: "f06-card", "aria-label": "Read-back check" },
+            el("div", { class: "k3-row" }, rbButton), el("div", { class: "k3-scroll" }, rbTable.node), rbText),
+          el("section", { class: "f06-card", "aria-label": "Chunked form" },
+            el("p", { class: "k3-label", text: "Chunked (WY / UT) form, used for training" }), wy, chunkText))));
+
+      function paintStep(step) {
+        var t = tokenOf(step), s = stageOf(step), d = data.steps[t];
+        stepper.set(step);
+        stages.set(s);
+        panel.update(d, s, { before: "S" + W.sub(t) + " before token " + (t + 1), after: "S" + W.sub(t + 1) + " after" });
+        var rep = data.repeat;
+        note.textContent = t === 0 ? "Token 1: the state is empty, so the read is zero and the write is β k vᵀ."
+          : rep && t === rep.token - 1 ? "Token " + rep.token + " reuses token " + rep.key_of + "'s key with a new value: the read returns roughly the old value, blurred by the writes since, and the write moves it most of the way to the new one."
+          : "Token " + (t + 1) + ": cells that change are highlighted when the write lands.";
+      }
+      function paintReadback(readback) {
+        var rb = data.readback, dots = rb.v.map(function () { return "·"; });
+        rbButton.setAttribute("aria-pressed", readback ? "true" : "false");
+        rbTable.update(readback ? [rb.v, rb.out, rb.beta_v, rb.out_default_scale] : [rb.v, dots, dots, dots]);
+        rbText.textContent = readback
+          ? "Sᵀk₁ = β‖k₁‖²v₁ = β·v₁ (‖k₁‖ = 1): max difference " + W.sci(rb.diff) + ". The kernels scale q by 1/√d_k = " +
+            W.fmt(rb.default_scale, 2) + " by default, which multiplies the read by the same factor; here q is read at scale 1."
+          : "Press the button (or R) to write token 1 into an empty state and read it back.";
+      }
+      function describeStep(step) {
+        var t = tokenOf(step), s = stageOf(step), d = data.steps[t], head = "Token " + (t + 1) + ", ";
+        if (s === 0) return head + "read: Sᵀk = " + vec(d.read) + ".";
+        if (s === 1) return head + "error: v − Sᵀk = " + vec(d.error) + ".";
+        if (s === 2) return head + "write β k errorᵀ with β = " + W.fmt(data.beta, 2) + "; its first row is " + vec(d.write[0]) + ".";
+        return head + "new state; " + d.changed.reduce(function (n, r) { return n + r.reduce(function (a, b) { return a + b; }, 0); }, 0) +
+          " cells changed; its first row is now " + vec(d.state[0]) + ".";
+      }
+
+      ctx.on(mount, "keydown", function (e) {
+        if ((e.key === "r" || e.key === "R") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          e.preventDefault();
+          ctx.set({ rb: !ctx.get().rb }, "key");
+        }
+      });
+
+      return {
+        render: function (state, prev) {
+          if (!prev || prev.step !== state.step) paintStep(state.step);
+          if (!prev || prev.rb !== state.rb) paintReadback(state.rb);
+        },
+        describe: function (prev, next) {
+          if (prev.rb !== next.rb) {
+            var rb = data.readback;
+            return next.rb ? "Read-back: Sᵀk₁ = " + vec(rb.out) + ", β·v₁ = " + vec(rb.beta_v) + "; they are equal." : "Read-back check hidden.";
+          }
+          return describeStep(next.step);
+        },
+      };
+    },
+  });
+})();

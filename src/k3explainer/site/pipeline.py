@@ -132,7 +132,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
 
     files["assets/site.css"] = _concat_css(project.static / "css")
     files["assets/k3.js"] = _concat_js(project.static / "js" / "runtime")
-    files["assets/widgets.js"] = _shipped_js(project.static / "js" / "widgets.js")
+    files["assets/widgets.js"] = _concat_js(project.static / "js" / "widgets")
     files["assets/favicon.svg"] = (project.static / "favicon.svg").read_bytes()
     files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
     diags.raise_if_any()

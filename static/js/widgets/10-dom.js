@@ -1,0 +1,53 @@
+/* Shared figure widgets, one small module each, joined at build time (file-name order) into
+ * assets/widgets.js, which the runtime loads before the first figure component. One
+ * implementation each, configured by data; components only format numbers the build computed,
+ * and nothing here does science.
+ *   10-dom         K3W.el (build an element), K3W.html (insert build-time HTML)
+ *   20-format      numbers and labels: fmt, sci, int, si, sub, axis, range
+ *   30-controls    choice, stepper, slider
+ *   40-disclosures items that expand in place
+ *   50-charts      Plotly's frame in the page's colours, and scrub (pick a grid index along a chart)
+ *   60-matrix      numeric tables and the key-major state grid
+ *   70-delta-step  one delta-rule step laid out as its equation reads
+ */
+(function () {
+  "use strict";
+  var W = (window.K3W = {});
+  /* el("p", {class: "x", text: "hi", on: {click: fn}}, child, ...) */
+  W.el = function (tag, attrs) {
+    var node = tag.indexOf("svg:") === 0
+      ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
+      : document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k === "text") node.textContent = v;
+      else if (k === "on") Object.keys(v).forEach(function (ev) { node.addEventListener(ev, v[ev]); });
+      else node.setAttribute(k, v === true ? "" : v);
+    });
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === null || c === undefined || c === false) continue;
+      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return node;
+  };
+
+  /* W.html(node, html): insert HTML the build pipeline rendered from a builder's `*_md` text
+   * (delivered as `*_html`; trusted). The pipeline renders each text on its own, so the ids of
+   * fact citations repeat from one text to the next (and the caption); this makes them unique
+   * and rewrites the aria-describedby that points at them. Used by FIG 12, 13, 14 and 18. */
+  var htmlSerial = 0;
+  W.html = function (node, html) {
+    node.innerHTML = html;
+    var suffix = "-h" + (++htmlSerial), renamed = {};
+    [].forEach.call(node.querySelectorAll("[id]"), function (e) { renamed[e.id] = true; e.id += suffix; });
+    [].forEach.call(node.querySelectorAll("[aria-describedby]"), function (e) {
+      e.setAttribute("aria-describedby", e.getAttribute("aria-describedby").split(/\s+/).map(function (id) {
+        return renamed[id] ? id + suffix : id;
+      }).join(" "));
+    });
+    return node;
+  };
+
+})();

@@ -1,0 +1,39 @@
+/* K3W widgets: numbers and labels as the page shows them (tests parse them back). */
+(function () {
+  "use strict";
+  var W = window.K3W;
+  /* Fixed-precision numbers with a real minus sign; tests parse them back. */
+  W.fmt = function (x, digits) {
+    if (x === null || x === undefined) return "—";
+    var d = digits === undefined ? 3 : digits;
+    var s = Math.abs(x) < 0.5 * Math.pow(10, -d) ? (0).toFixed(d) : x.toFixed(d);
+    return s.charAt(0) === "-" ? "\u2212" + s.slice(1) : s;
+  };
+  /* Small differences in scientific notation, 1.8e−15 (one digit; the exact value is in the data). */
+  W.sci = function (x) { return x === 0 ? "0" : x.toExponential(1).replace("-", "\u2212"); };
+  /* Integers with thousands separators; large values keep every digit. */
+  W.int = function (x) { return Math.round(x).toLocaleString("en-US"); };
+  /* 1.23e9 → "1.23 G" style with the exact value left to a title attribute by callers. */
+  W.si = function (x, unit) {
+    var units = ["", "K", "M", "G", "T", "P", "E"];
+    var i = 0, v = x;
+    while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+    return (i ? v.toPrecision(3) : String(Math.round(v))) + (unit || i ? " " + units[i] + (unit || "") : "");
+  };
+
+  /* Subscript digits, for labels like "S₁₂"; axis labels "k₁ … k₄" for matrices indexed by channel. */
+  var SUB = "₀₁₂₃₄₅₆₇₈₉";
+  W.sub = function (n) { return String(n).replace(/\d/g, function (c) { return SUB[+c]; }); };
+  W.axis = function (prefix, n) {
+    var out = [];
+    for (var i = 1; i <= n; i++) out.push(prefix + W.sub(i));
+    return out;
+  };
+
+  /* [f(0), …, f(n − 1)] (f defaults to the index): row and column labels, placeholder rows. */
+  W.range = function (n, f) {
+    var a = [];
+    for (var i = 0; i < n; i++) a.push(f ? f(i) : i);
+    return a;
+  };
+})();

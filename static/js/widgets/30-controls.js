@@ -1,0 +1,114 @@
+/* K3W widgets: the controls every figure shares, with keyboard behaviour built in. */
+(function () {
+  "use strict";
+  var W = window.K3W;
+  /* A single-choice group (radio semantics, roving tabindex, arrow keys, Home/End).
+   * opts: {label, options: [{value, text, sym?}], value, onChange(value, how)} */
+  W.choice = function (opts) {
+    var group = W.el("div", { class: "k3-choice", role: "radiogroup", "aria-label": opts.label });
+    var buttons = opts.options.map(function (o, i) {
+      return group.appendChild(W.el("button", {
+        type: "button", class: "k3-btn", role: "radio", "data-value": o.value, "data-sym": o.sym,
+        "aria-label": o.aria, text: o.text,
+        on: { click: function () { set(o.value, "click"); } },
+      }));
+    });
+    var value = opts.value;
+    function index() { return opts.options.findIndex(function (o) { return String(o.value) === String(value); }); }
+    function paint() {
+      var idx = index();
+      buttons.forEach(function (b, i) {
+        b.setAttribute("aria-checked", i === idx ? "true" : "false");
+        b.tabIndex = i === idx ? 0 : -1;
+      });
+    }
+    function set(v, how) {
+      value = v;
+      paint();
+      if (opts.onChange) opts.onChange(v, how);
+    }
+    group.addEventListener("keydown", function (e) {
+      var idx = index(), n = buttons.length, next = null;
+      if (e.key === "ArrowRight" || e.key === "ArrowDown") next = (idx + 1) % n;
+      else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = (idx - 1 + n) % n;
+      else if (e.key === "Home") next = 0;
+      else if (e.key === "End") next = n - 1;
+      if (next === null) return;
+      e.preventDefault();
+      set(opts.options[next].value, "key");
+      buttons[next].focus();
+    });
+    paint();
+    return { node: group, set: function (v) { value = v; paint(); }, get: function () { return value; } };
+  };
+
+  /* A stepper: ◀ step k of n ▶ (+ optional play/pause), arrow keys on the group.
+   * opts: {label, count, value, format(i) -> text, onChange(i, how), play: bool} */
+  W.stepper = function (opts) {
+    var value = opts.value || 0;
+    var timer = null;
+    var readout = W.el("span", { class: "k3-stepper-readout k3-num", "aria-live": "off" });
+    var prev = W.el("button", { type: "button", class: "k3-btn", "aria-label": "Previous step", text: "◀",
+      on: { click: function () { go(value - 1, "click"); } } });
+    var next = W.el("button", { type: "button", class: "k3-btn", "aria-label": "Next step", text: "▶",
+      on: { click: function () { go(value + 1, "click"); } } });
+    var play = opts.play ? W.el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Play",
+      on: { click: function () { timer ? stop() : startPlay(); } } }) : null;
+    // the group itself takes ← → Home End, so the keys keep working when an end button is disabled
+    var node = W.el("div", { class: "k3-row k3-stepper", role: "group", tabindex: "0", "aria-label": opts.label },
+      prev, readout, next, play);
+    function paint() {
+      readout.textContent = opts.format ? opts.format(value) : "step " + (value + 1) + " / " + opts.count;
+      var focused = document.activeElement;
+      prev.disabled = value <= 0;
+      next.disabled = value >= opts.count - 1;
+      if ((focused === prev || focused === next) && focused.disabled) node.focus();
+    }
+    function go(i, how) {
+      var v = Math.max(0, Math.min(opts.count - 1, i));
+      if (v === value) return;
+      value = v;
+      paint();
+      if (opts.onChange) opts.onChange(value, how);
+    }
+    function startPlay() {
+      if (value >= opts.count - 1) go(0, "play");
+      play.setAttribute("aria-pressed", "true");
+      play.textContent = "Pause";
+      timer = setInterval(function () {
+        if (value >= opts.count - 1) stop(); else go(value + 1, "play");
+      }, window.K3.reducedMotion() ? 1600 : 900);
+    }
+    function stop() {
+      clearInterval(timer);
+      timer = null;
+      if (play) { play.setAttribute("aria-pressed", "false"); play.textContent = "Play"; }
+    }
+    node.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowRight") { e.preventDefault(); go(value + 1, "key"); }
+      else if (e.key === "ArrowLeft") { e.preventDefault(); go(value - 1, "key"); }
+      else if (e.key === "Home") { e.preventDefault(); go(0, "key"); }
+      else if (e.key === "End") { e.preventDefault(); go(opts.count - 1, "key"); }
+    });
+    paint();
+    return { node: node, set: function (i) { value = Math.max(0, Math.min(opts.count - 1, i)); paint(); },
+      get: function () { return value; }, stop: stop };
+  };
+
+  /* A labelled range input over an index into `values` (so log scales are data, not maths here).
+   * opts: {label, values: [...], index, format(v) -> text, onInput(index, how)} */
+  W.slider = function (opts) {
+    var id = "k3-slider-" + Math.random().toString(36).slice(2, 8);
+    var input = W.el("input", { type: "range", id: id, min: 0, max: opts.values.length - 1, step: 1, value: opts.index });
+    var out = W.el("output", { for: id, class: "k3-num" });
+    function paint() {
+      var v = opts.values[+input.value];
+      out.textContent = opts.format ? opts.format(v) : String(v);
+      input.setAttribute("aria-valuetext", out.textContent);
+    }
+    input.addEventListener("input", function () { paint(); if (opts.onInput) opts.onInput(+input.value, "input"); });
+    paint();
+    var node = W.el("div", { class: "k3-row k3-slider" }, W.el("label", { for: id, class: "k3-label", text: opts.label }), input, out);
+    return { node: node, input: input, set: function (i) { input.value = i; paint(); }, get: function () { return +input.value; } };
+  };
+})();

@@ -11,18 +11,19 @@ from k3explainer.kernels import mechanism_costs
 
 MECHANISMS = {
     "softmax": {"label": "Softmax + KV cache", "short": "Softmax", "memory": "cache", "sym": "kv-cache"},
-    "kda": {"label": "Linear / KDA state", "short": "KDA", "memory": "square", "sym": "kda-state"},
+    "kda": {"label": "KDA state", "short": "KDA", "memory": "square", "sym": "kda-state"},
     "mla": {"label": "MLA latent cache", "short": "MLA", "memory": "strip", "sym": "mla-latent"},
-    "hybrid": {"label": "Hybrid 3:1", "short": "Hybrid", "memory": "mixed", "sym": None},
+    "hybrid": {"label": "Hybrid {k}:1", "short": "Hybrid", "memory": "mixed", "sym": None},
 }
 PHASES = {"prefill": "Prefill", "decode": "Decode"}
-QUANTITIES = {"flops": "FLOPs", "reads": "elements", "kept": "elements", "peak": "elements"}
+QUANTITIES = {"flops": "FLOPs", "reads": "elements", "kept": "elements"}
 
-# What happens, in words, per mechanism and phase: (glyph for the computed region, computed, read, kept)
+# What happens, in words, per mechanism and phase: (glyph for the computed region, computed, read, kept).
+# Each sentence names exactly the terms its count adds up (PARTS below, from mechanism_costs).
 STORY = {
     ("softmax", "prefill"): ("triangle",
-        "The masked N×N score matrix of every head, then the weighted sum of values, in large tiled matrix multiplies.",
-        "The queries, keys and values of all N prompt tokens, and the scores read back once they are stored.",
+        "The masked N×N score matrix of every head, stored in full, then the weighted sum of values: two large matrix multiplies.",
+        "The queries, keys and values of all N prompt tokens, and the stored scores, read back once.",
         "Keys and values of every token for every head: the KV cache."),
     ("softmax", "decode"): ("row",
         "One row of scores: the new query against all N cached keys, then a mix of N values.",
@@ -30,28 +31,45 @@ STORY = {
         "The KV cache, one token longer."),
     ("kda", "prefill"): ("chunks",
         "Chunks of C tokens: small attention-like blocks inside each chunk, and state updates between chunks.",
-        "The queries, keys, values and gates of every prompt token.",
+        "The queries, keys, values and per-channel decay gates of every prompt token, and one write strength β per token and head.",
         "One d×d state per head, whatever the prompt length."),
     ("kda", "decode"): ("square",
         "Decay the state, read it with the key, correct it by the error, then read it with the query.",
         "The d×d state of every head: the same amount at any context length.",
         "The updated state, written back in place."),
     ("mla", "prefill"): ("triangle",
-        "Keys and values rebuilt from the latents, then ordinary masked attention over all N tokens.",
-        "The prompt's queries, keys and values, and its compressed latents.",
-        "One small latent vector per token, shared by all heads."),
+        "Plain form: keys and values rebuilt from the latents for every head, then ordinary masked attention over all N tokens.",
+        "The prompt's queries and latents, and the keys and values rebuilt from those latents.",
+        "One latent vector per token, shared by all heads."),
     ("mla", "decode"): ("row",
-        "Absorbed form: the new query scores the cached latents directly; no keys or values are rebuilt.",
-        "The latent cache: every past token's latent.",
+        "Absorbed form: each head maps its query into the latent space, scores every cached latent there and maps the "
+        "weighted sum back out; no keys or values are rebuilt.",
+        "The latent cache: every token's latent, the new one's included, shared by all heads.",
         "The latent cache, one latent longer."),
     ("hybrid", "prefill"): ("mixed",
-        "Three layers in four run chunked KDA; the fourth runs MLA's quadratic attention (counts are the per-layer average).",
-        "Each layer's inputs: queries, keys, values, gates, and latents in the MLA layers.",
+        "Chunked KDA in most layers, MLA's quadratic attention in the rest; each count is the per-layer average.",
+        "Each layer's inputs: the KDA layers' queries, keys, values and gates; the MLA layers' queries, latents and rebuilt keys and values.",
         "Fixed states in the KDA layers, growing latent caches in the MLA layers."),
     ("hybrid", "decode"): ("mixed",
         "KDA layers update their states; MLA layers score their latent caches (per-layer average).",
-        "Fixed states in three layers of four, the latent cache in the fourth.",
+        "Fixed states in the KDA layers, the latent cache in the MLA layers.",
         "The same states, and latent caches one token longer."),
+}
+
+# Names of the terms mechanism_costs returns in flops_parts / reads_parts.
+PARTS = {
+    "reads": {
+        "queries": "queries", "keys": "keys", "values": "values", "scores": "stored scores, read back",
+        "gates": "decay gates", "beta": "write strengths β", "latents": "latents",
+        "rebuilt": "keys and values rebuilt from the latents", "cache": "cached keys and values",
+        "state": "state of every head", "kda": "KDA layers' share", "mla": "MLA layers' share",
+    },
+    "flops": {
+        "scores": "scores", "mix": "weighted sum", "state": "state work across chunks", "chunk": "within-chunk work",
+        "local": "chunk-local C×C matrices", "rebuild": "rebuilding keys and values", "fold": "mapping into and out of the latent space",
+        "decay": "decay", "recall": "read with the key", "write": "corrective write", "read": "read with the query",
+        "kda": "KDA layers' share", "mla": "MLA layers' share",
+    },
 }
 
 
@@ -72,34 +90,64 @@ def build(params: dict, facts) -> dict:
     mechanisms, phases = list(params["mechanisms"]), list(params["phases"])
     if set(mechanisms) - set(MECHANISMS) or set(phases) - set(PHASES):
         raise ValueError(f"mechanisms must be among {list(MECHANISMS)} and phases among {list(PHASES)}")
-    if params["hybrid_kda_per_mla"] != 3:
+    ratio = params["hybrid_kda_per_mla"]
+    if ratio != 3:
         raise ValueError("costs.mechanism_costs models the 3:1 hybrid only")
+    if not {"softmax", "mla"} <= set(mechanisms):
+        raise ValueError("the trade readout compares MLA with softmax attention: both must be shown")
     N = n_grid(int(params["n_tokens_min"]), int(params["n_tokens_max"]))
     if params["n_tokens"] not in N:
         raise ValueError(f"n_tokens {params['n_tokens']} is not a power-of-two step from n_tokens_min")
     consts = dict(d_h=params["d_h"], heads=params["n_heads"], d_c=params["d_c"], C=params["chunk_size"])
     costs = {m: {p: mechanism_costs(m, p, N.astype(np.float64), **consts) for p in phases} for m in mechanisms}
 
-    scales = {q: log_bars([costs[m][p][q] for m in mechanisms for p in phases]) for q in ("flops", "reads", "kept")}
+    scales = {q: log_bars([costs[m][p][q] for m in mechanisms for p in phases]) for q in QUANTITIES}
     bars = {m: {p: {q: (np.log10(costs[m][p][q]) - lo) / (hi - lo) for q, (lo, hi) in scales.items()}
                 for p in phases} for m in mechanisms}
+    parts = {m: {p: {q: [{"key": k, "label": PARTS[q][k], "values": v} for k, v in costs[m][p][f"{q}_parts"].items()
+                         if np.any(v)]
+                     for q in ("reads", "flops")} for p in phases} for m in mechanisms}
+    # MLA against softmax attention, per phase and N: the ratios the note under the table states
+    why = {
+        "decode": ("Decode is limited by memory traffic, not arithmetic ([§03](#attention-cost)), so the absorbed form "
+                   "spends multiply-adds to read a smaller cache: the right trade at this phase."),
+        "prefill": ("Prefill runs as large matrix multiplies and is limited by arithmetic, so here the rebuild is a real "
+                    "cost; it grows in proportion to N while attention grows with N², so its share shrinks on long prompts."),
+    }
+    trade = {}
+    for p in phases:
+        mla, sm = costs["mla"][p], costs["softmax"][p]
+        trade[p] = {
+            "flops_ratio": mla["flops"] / sm["flops"],            # MLA FLOPs ÷ softmax FLOPs
+            "reads_ratio": sm["reads"] / mla["reads"],            # softmax reads ÷ MLA reads
+            "intensity": {m: costs[m][p]["flops"] / costs[m][p]["reads"] for m in ("mla", "softmax")},  # FLOPs per element read
+            "rebuild_share": mla["flops_parts"].get("rebuild", np.zeros_like(mla["flops"])) / mla["flops"],
+            "why_md": why[p],  # rendered by the pipeline into why_html
+        }
     return {
         "n": N,
         "n_default_index": int(np.flatnonzero(N == params["n_tokens"])[0]),
         "constants": consts,  # the kernel's inputs, so tests can recompute every count
         "units": QUANTITIES,
-        "mechanisms": [{"key": m, **MECHANISMS[m]} for m in mechanisms],
+        "mechanisms": [{"key": m, **MECHANISMS[m], "label": MECHANISMS[m]["label"].format(k=ratio)} for m in mechanisms],
         "phases": [{"key": p, "label": PHASES[p]} for p in phases],
         "values": {m: {p: {q: costs[m][p][q] for q in QUANTITIES} for p in phases} for m in mechanisms},
+        "parts": parts,
         "bars": {m: {p: {q: np.round(b, 4) for q, b in bars[m][p].items()} for p in phases} for m in mechanisms},
         "story": {m: {p: dict(zip(("glyph", "computed", "read", "kept"), STORY[m, p])) for p in phases}
                   for m in mechanisms},
+        "trade": trade,
         "constants_md": (f"$d_h = {params['d_h']}$, {params['n_heads']} heads, $d_c = {params['d_c']}$, "
-                         f"$C = {params['chunk_size']}$; counts per layer, in elements and FLOPs, not bytes or seconds"),
+                         f"$C = {params['chunk_size']}$, one layer; hybrid {ratio}:1 KDA to MLA. "
+                         "Reads and kept are counted in elements (multiply by bytes per element for traffic); "
+                         "computed is counted in FLOPs, 2 per multiply-add. Weights, and the projections from the layer's "
+                         "input to queries, keys, values, gates or latents, are not counted. At decode, N includes the new token."),
         "provenance": {
             "kernels": ["k3explainer.kernels.mechanism_costs"],
             "inputs": (f"N = {N[0]} … {N[-1]} (powers of two); d_h = {params['d_h']}, heads = {params['n_heads']}, "
-                       f"d_c = {params['d_c']}, C = {params['chunk_size']}; one layer (the hybrid is the 3:1 per-layer average)"),
+                       f"d_c = {params['d_c']}, C = {params['chunk_size']}; one layer (the hybrid is the {ratio}:1 per-layer average)"),
+            "units": ("elements read or kept (not bytes); FLOPs = 2 per multiply-add; weights and the projections from "
+                      "the layer's input are not counted; at decode N includes the new token"),
             "seed": "none: closed-form counts, no random inputs",
             "illustrative": "demo model sizes and context lengths; counts are exact for those constants",
         },

@@ -1,7 +1,8 @@
 /* FIG 16 · Prefill versus decode: pick a mechanism, a phase and a context length N; a schematic
  * of one layer shows what is read from memory, what is computed and what is kept, each with its
- * count from mechanism_costs and a bar on a shared log scale; a table compares all mechanisms in
- * the same phase. Counts, bar lengths and texts all come from the builder. */
+ * count from mechanism_costs, the named terms that count adds up, and a bar on a shared log scale;
+ * a table compares all mechanisms in the same phase, and a note states MLA's trade against softmax
+ * attention in that phase. Counts, ratios, bar lengths and texts all come from the builder. */
 K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el;
@@ -52,12 +53,12 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
       value: el("p", { class: "f16-value k3-num" }),
       fill: el("span", { class: "f16-fill" }),
       text: el("p", { class: "f16-text" }),
-      extra: el("p", { class: "f16-extra k3-num" }),
+      parts: el("ul", { class: "f16-parts" }),
     };
     p.fill.style.background = "var(" + r.color + ")";
     p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
       el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
-      el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.extra);
+      el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.parts);
     p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
     panels[r.key] = p;
     if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));
@@ -79,6 +80,11 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
       el("th", { scope: "col", text: "read (elements)" }), el("th", { scope: "col", text: "computed (FLOPs)" }),
       el("th", { scope: "col", text: "kept (elements)" }))), tbody);
 
+  /* ---------- MLA's trade against softmax attention in this phase ---------- */
+  var tradeNums = el("span", { class: "f16-trade-nums" });
+  var tradeWhy = el("span", { class: "f16-trade-why" });
+  var trade = el("p", { class: "f16-trade" }, tradeNums, " ", tradeWhy);
+
   var consts = el("p", { class: "f16-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }));
   consts.insertAdjacentHTML("beforeend", " " + data.constants_html);  // rendered at build time
 
@@ -89,6 +95,7 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
       slider.node),
     schematic,
     el("div", { class: "k3-scroll" }, table),
+    trade,
     consts));
 
   /* ---------- glyphs: small pictures of the data each region touches ---------- */
@@ -135,7 +142,16 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
       var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
       if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
     });
-    panels.kept.extra.textContent = "peak held during " + phase + ": " + amount(values.peak[idx], "peak");
+    ["read", "computed"].forEach(function (region) {  // the terms each count adds up, when there are several
+      var list = data.parts[mech][phase][region === "read" ? "reads" : "flops"], ul = panels[region].parts;
+      ul.textContent = "";
+      if (list.length < 2) return;
+      list.forEach(function (part) {
+        ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }),
+          el("span", { class: "f16-part-value k3-num", text: W.si(part.values[idx]) })));
+      });
+    });
+    paintTrade();
     caption.textContent = phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer";
     data.mechanisms.forEach(function (m) {
       var row = rows[m.key];
@@ -144,6 +160,20 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
         row.values[i].textContent = W.si(data.values[m.key][phase][r.quantity][idx]);  // unit in the header
       });
     });
+  }
+  function times(x) { return x.toPrecision(3) + "×"; }
+  function paintTrade() {
+    var t = data.trade[phase], n = W.int(data.n[idx]);
+    if (phase === "decode") {
+      tradeNums.textContent = "MLA against softmax attention at decode, N = " + n + ": softmax attention reads " +
+        times(t.reads_ratio[idx]) + " as many elements, MLA does " + times(t.flops_ratio[idx]) + " as many FLOPs, " +
+        t.intensity.mla[idx].toPrecision(3) + " FLOPs per element read against " + t.intensity.softmax[idx].toPrecision(3) + ".";
+    } else {
+      tradeNums.textContent = "MLA against softmax attention at prefill, N = " + n + ": MLA does " +
+        times(t.flops_ratio[idx]) + " as many FLOPs, " + (100 * t.rebuild_share[idx]).toPrecision(3) +
+        "% of them rebuilding keys and values from the latents.";
+    }
+    tradeWhy.innerHTML = t.why_html;  // rendered at build time
   }
   function narrate() {
     var v = data.values[mech][phase];

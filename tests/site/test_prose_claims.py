@@ -69,3 +69,21 @@ def test_s17_two_memories_answer_the_same_queries_differently(figure):
     np.testing.assert_allclose(delta[0], d["beta"] * (q[0] @ k[0]) * v[0], atol=1e-12)
     assert np.all(np.abs(att - delta).max(axis=1) > 0.1)
     assert len(v) == d["d_k"]  # "as many tokens as key dimensions"
+
+
+def test_fig15_alt_mla_runs_just_above_softmax_and_merges(figure):
+    """FIG 15's alt: softmax and FlashAttention share the compute line; MLA is above it at short
+    lengths (it also rebuilds keys and values) and merges with it as N grows; quadratic curves grow
+    close to four times per doubling, linear ones twice, flat ones once."""
+    d = figure("fig-15")
+    compute = {k: np.asarray(v) for k, v in d["metrics"]["compute"]["values"].items()}
+    np.testing.assert_allclose(compute["flash"], compute["softmax"], rtol=0)
+    ratio = compute["mla"] / compute["softmax"]
+    assert ratio[0] > 1.2 and ratio[-1] < 1.01 and np.all(np.diff(ratio) < 0)
+    n = np.asarray(d["n"], dtype=float)
+    half = int(np.flatnonzero(np.isclose(n, n[-1] / 2))[0])  # the grid holds N/2 as well
+    per_doubling = {k: v[-1] / v[half] for k, v in compute.items()}
+    assert 3.9 < per_doubling["softmax"] <= 4.0 + 1e-9 and 3.9 < per_doubling["mla"] <= 4.0 + 1e-9
+    assert abs(per_doubling["linear"] - 2) < 0.01 and abs(per_doubling["kda"] - 2) < 0.01
+    memory = {k: np.asarray(v) for k, v in d["metrics"]["memory"]["values"].items()}
+    assert np.all(memory["linear"] == memory["linear"][0]) and np.all(memory["kda"] == memory["kda"][0])

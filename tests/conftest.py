@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# helpers that assert (axe checks, shown numbers) report which comparison failed, as tests do
+pytest.register_assert_rewrite("tests.browser.support")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -1,10 +1,15 @@
-"""FIG 02 · causal attention matrix: rows by hover, click and keys; numbers equal the kernel's."""
+"""FIG 02 · causal attention matrix: rows by hover, click and keys; numbers equal the kernel's,
+including the unscaled comparison row; what §02 and the spec say the figure shows holds in its data."""
+import html
+import re
+
 import numpy as np
 import pytest
+import yaml
 
 from k3explainer.kernels import causal_softmax_attention
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-02"
@@ -15,7 +20,9 @@ def kernel(site_dir):
     data = shipped_data(site_dir, FIG)
     q, k, v = (np.array(data[n]) for n in "qkv")
     o, w, tr = causal_softmax_attention(q, k, v, trace=True)
-    return {"tokens": data["tokens"], "o": o, "w": w, "raw": tr["raw_scores"], "scaled": tr["scaled_scores"]}
+    _, w_raw = causal_softmax_attention(q, k, v, scale=1.0)  # the comparison: no 1/√d_k
+    return {"tokens": data["tokens"], "o": o, "w": w, "raw": tr["raw_scores"], "scaled": tr["scaled_scores"],
+            "w_raw": w_raw, "v": v, "k": k, "data": data}
 
 
 def stage_row(fig, sym):
@@ -27,16 +34,31 @@ def assert_panel_shows(fig, kernel, t):
     weights = stage_row(fig, "att-softmax")
     raw = stage_row(fig, "att-scores")
     masked = stage_row(fig, "att-mask")
+    unscaled = [c.strip() for c in fig.locator("tr[data-stage='unscaled'] td").all_inner_texts()]
     for s in range(T):
         if s <= t:
             assert shown_number(weights[s]) == pytest.approx(kernel["w"][t, s], abs=0.005)
             assert shown_number(raw[s]) == pytest.approx(kernel["raw"][t, s], abs=0.005)
             assert shown_number(masked[s]) == pytest.approx(kernel["scaled"][t, s], abs=0.005)
+            assert shown_number(unscaled[s]) == pytest.approx(kernel["w_raw"][t, s], abs=0.005)
         else:
-            assert masked[s] == "−∞" and shown_number(weights[s]) == 0
+            assert masked[s] == "−∞" and shown_number(weights[s]) == 0 and shown_number(unscaled[s]) == 0
     assert sum(shown_number(x) for x in weights) == pytest.approx(1, abs=0.005 * T)
     out = [shown_number(x) for x in fig.locator("table[data-sym='att-out'] td").all_inner_texts()]
     assert out == pytest.approx(kernel["o"][t], abs=0.0005)
+    values = fig.locator("table[data-sym='att-v'] tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))")
+    for s, row in enumerate(values):  # the values this row can see; later ones hidden
+        if s <= t:
+            assert [shown_number(x) for x in row] == pytest.approx(kernel["v"][s], abs=0.005)
+        else:
+            assert row == ["—"] * len(row)
+    # the readout under the scores: row sum, and the largest weight with and without scaling
+    readout = fig.locator(".f02-sum").inner_text()
+    assert f"weights sum to {kernel['w'][t].sum():.3f}" in readout
+    if t:
+        assert f"Largest weight {kernel['w'][t].max():.2f}" in readout
+        assert f"it would be {kernel['w_raw'][t].max():.2f}" in readout
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
 
 
@@ -71,6 +93,7 @@ def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, kernel):
     page.keyboard.press("Home")
     assert_panel_shows(fig, kernel, 0)
     assert "sees 1 token" in fig.locator(".fig-live").inner_text()
+    assert f"largest weight, 1.00, goes to 1 {kernel['tokens'][0]}" in fig.locator(".fig-live").inner_text()
     fig.locator("[role=radio][data-value='4']").click()
     assert_panel_shows(fig, kernel, 4)
 
@@ -98,8 +121,83 @@ def test_equation_symbols_and_panel_stages_link_both_ways(watched, site_url):
     assert page.locator("#attention .katex-display [data-sym='att-softmax'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_every_equation_symbol_lights_a_part_of_the_figure(watched, site_url):
+    """§02: "Hover over any symbol and FIG 02 lights up the part it names"."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator("[role=radio][data-value='3']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    syms = page.locator("#attention .katex-display").first.locator("[data-sym]").evaluate_all(
+        "els => [...new Set(els.map(e => e.dataset.sym))]")
+    assert {"att-q", "att-k", "att-v", "att-scores", "att-scale", "att-mask", "att-softmax", "att-out"} <= set(syms)
+    for sym in syms:
+        page.locator(f"#attention .katex-display [data-sym='{sym}']").first.dispatch_event("pointerover")
+        assert fig.locator(f"[data-sym='{sym}'].sym-on").count() >= 1, sym
+        page.locator(f"#attention .katex-display [data-sym='{sym}']").first.dispatch_event("pointerout")
+
+
+def section_text(site_dir, section_id):
+    """The plain text of one built section (tags stripped, entities decoded)."""
+    page = (site_dir / "index.html").read_text(encoding="utf-8")
+    m = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", m.group(0))))
+
+
+def test_what_the_prose_and_the_spec_say_the_figure_shows_holds(site_dir, kernel):
+    """Each sentence in §02, the caption and the text alternative that describes FIG 02's numbers,
+    checked against the data the figure shipped (which equals the kernel)."""
+    data, w, w_raw, T = kernel["data"], kernel["w"], kernel["w_raw"], len(kernel["tokens"])
+    np.testing.assert_allclose(np.array(data["weights"]), w, atol=1e-12)
+    np.testing.assert_allclose(np.array(data["weights_unscaled"]), w_raw, atol=1e-12)
+    assert data["max_weight"] == pytest.approx(w.max(axis=1)) and data["argmax"] == list(w.argmax(axis=1))
+    assert data["max_weight_unscaled"] == pytest.approx(w_raw.max(axis=1))
+    assert data["row_sum"] == pytest.approx(w.sum(axis=1))
+    text = section_text(site_dir, "attention")
+    spec = yaml.safe_load((ROOT / "content" / "figures" / "fig-02.yaml").read_text(encoding="utf-8"))
+    alt = " ".join(spec["alt"].split())
+    # alt: the sentence it names is the one the figure runs
+    assert f'sentence "{" ".join(kernel["tokens"])}"' in alt
+    # "Everything above the diagonal is masked ... future tokens receive exactly zero weight."
+    assert "Everything above the diagonal is masked" in text
+    assert np.all(w[np.triu_indices(T, 1)] == 0) and np.all(w_raw[np.triu_indices(T, 1)] == 0)
+    # "The first token ... its single visible cell carries all the weight" (and the alt's last sentence)
+    assert "its single visible cell carries all the weight" in text
+    assert "The first row puts all its weight on the first token." in alt
+    assert w[0, 0] == 1
+    # "the weights are positive and sum to 1"; "a convex combination of the visible values ... never outside them"
+    assert "the weights are positive and sum to 1" in text and "never outside them" in text
+    for t in range(T):
+        assert np.all(w[t, : t + 1] > 0) and w[t].sum() == pytest.approx(1, abs=1e-12)
+        vis = kernel["v"][: t + 1]
+        assert np.all(kernel["o"][t] >= vis.min(axis=0) - 1e-12) and np.all(kernel["o"][t] <= vis.max(axis=0) + 1e-12)
+    # "in every row with more than one visible key its largest weight is bigger than the scaled one"
+    assert "in every row with more than one visible key its largest weight is bigger than the scaled one" in text
+    assert "in every row with more than one visible key their largest weight is larger" in alt
+    assert all(w_raw[t].max() > w[t].max() for t in range(1, T))
+    # "... even at this tiny d_k some rows already put nearly all their weight on a single key"
+    assert "some rows already put nearly all their weight on a single key" in text
+    assert sum(w_raw[t].max() > 0.99 for t in range(1, T)) >= 2
+    assert max(w[t].max() for t in range(1, T)) < 0.99  # while with scaling none does
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: rows by heatmap hover and click, by chip
+    click and arrow keys, the first row, and the stages and symbols lit from both sides."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+
+    def key(k):
+        def act(p):
+            fig.locator("[role=radio][aria-checked=true]").focus()
+            p.keyboard.press(k)
+        return act
+
+    assert_axe_clean_through(page, FIG, {
+        "a row by heatmap hover": lambda p: hover_cell(p, fig, 3, 1),
+        "a row by heatmap click": lambda p: (hover_cell(p, fig, 5, 2), p.mouse.down(), p.mouse.up()),
+        "a row by chip click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
+        "a row by arrow key": key("ArrowDown"),
+        "the first row (Home)": key("Home"),
+        "the last row (End)": key("End"),
+        "hovering the mask in the equation": lambda p: p.locator("#attention .katex-display [data-sym='att-mask']").first.hover(),
+        "hovering the softmax stage": lambda p: fig.locator("tr[data-sym='att-softmax'] td").first.hover(),
+        "hovering the values": lambda p: fig.locator("table[data-sym='att-v'] td").first.hover(),
+    })

@@ -10,7 +10,7 @@ from k3explainer.kernels import (
     score_cells,
 )
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-03"
@@ -133,9 +133,30 @@ def test_reserved_height_holds_at_both_ends(watched, site_url, shipped, width):
         assert used <= reserved
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: the slider by arrow, octave, Home, End and
+    mouse, and the readouts lit from the table and lit by focus and hover."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator("input[type=range]").focus()
-    page.keyboard.press("End")
-    assert axe_violations(page, f"#{FIG}") == []
+    slider = fig.locator("input[type=range]")
+
+    def key(k):
+        def act(p):
+            slider.focus()
+            p.keyboard.press(k)
+        return act
+
+    def click_left(p):
+        box = slider.bounding_box()
+        p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
+
+    assert_axe_clean_through(page, FIG, {
+        "a step right": key("ArrowRight"),
+        "an octave right": key("Shift+ArrowRight"),
+        "the largest N (End)": key("End"),
+        "the smallest N (Home)": key("Home"),
+        "a click on the slider": click_left,
+        "hovering a table symbol": lambda p: p.locator("#attention-cost table [data-sym='cost-cells']").first.hover(),
+        "focusing a card": lambda p: fig.locator("[data-card='prefill']").focus(),
+        "hovering a readout": lambda p: fig.locator("[data-value='writes']").hover(),
+    })

@@ -1,6 +1,10 @@
 """FIG 04 · KV-cache decode: prefill and steps by mouse and keyboard; counters equal
 decode_with_kv_cache; the cached output equals the full causal pass; the state switch changes the
-memory readout; step and switch live in the URL."""
+memory readout; step and switch live in the URL; what §04 and the spec say the figure shows holds in
+its data."""
+import html
+import re
+
 import numpy as np
 import pytest
 
@@ -71,10 +75,13 @@ def test_prefill_then_steps_by_mouse(watched, site_url, kernel):
     assert counter(fig, "writes") == kv_cache_elements(P, D) and counter(fig, "reads") == 0
     assert filled_columns(fig, 0) == P and fig.locator(".f04-cache td.is-changed").count() == 2 * P * D
     assert "Prefill" in fig.locator(".fig-live").inner_text()
+    # the prefill's output comes from its own pass over the prompt: not labelled as read through a cache
+    assert fig.locator("tr[data-out='cached'] th").inner_text() == "prefill pass"
     for j in (1, 2, 3):
         fig.get_by_role("button", name="Next step").click()
         assert_decode_step(fig, kernel, j)
         assert fig.locator(".f04-cache td.is-changed").count() == 2 * D  # one new K and one new V column
+        assert fig.locator("tr[data-out='cached'] th").inner_text() == "via the cache"
     assert f"reads {2 * (P + 3) * D}" in fig.locator(".fig-live").inner_text()
     fig.get_by_role("button", name="Previous step").click()
     assert_decode_step(fig, kernel, 2)
@@ -164,6 +171,49 @@ def test_reserved_height_holds(watched, site_url, width):
             "[parseFloat(getComputedStyle(document.querySelector('#fig-04 .fig-stage')).minHeight),"
             " document.querySelector('#fig-04 .f04').getBoundingClientRect().height]")
         assert used <= reserved
+
+
+def section_text(site_dir, section_id):
+    """The plain text of one built section (tags stripped, entities decoded)."""
+    page = (site_dir / "index.html").read_text(encoding="utf-8")
+    m = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", m.group(0))))
+
+
+def test_what_the_prose_says_the_figure_shows_holds(site_dir, kernel):
+    """Each sentence of §04 that says what FIG 04 shows, checked against the data it shipped."""
+    text = section_text(site_dir, "kv-cache")
+    steps, D, P = kernel["data"]["steps"], kernel["D"], kernel["P"]
+    decode = [s for s in steps if s["kind"] == "decode"]
+    assert len(decode) >= 3
+    # "From one decode step to the next, the first grows by a fixed amount; so does the second ...;
+    # the third stays constant."
+    assert "From one decode step to the next, the first grows by a fixed amount; so does the second" in text
+    assert "the third stays constant" in text
+    assert {b["cache"] - a["cache"] for a, b in zip(decode, decode[1:])} == {2 * D}
+    assert {b["reads"] - a["reads"] for a, b in zip(decode, decode[1:])} == {2 * D}
+    assert {s["writes"] for s in decode} == {2 * D}
+    assert [s["cache"] for s in decode] == [kv_cache_elements(n, D) for n in kernel["dec"]["cache_tokens"]]
+    # "... in the figure, which shows both side by side, they agree to rounding error."
+    assert "they agree to rounding error" in text
+    for s in steps:
+        t = s["token"]
+        assert s["max_diff"] == np.max(np.abs(kernel["dec"]["outputs"][t] - kernel["full"][t])) < 1e-12
+    # "Appending tokens never changes any earlier output."
+    assert "Appending tokens never changes any earlier output." in text
+    data = kernel["data"]
+    q = np.random.default_rng(data["provenance"]["seed"]).standard_normal((3, kernel["T"], D))[0]
+    k, v = np.array(data["k"]), np.array(data["v"])
+    for m in range(P + 1, kernel["T"]):
+        shorter = decode_with_kv_cache(q[:m], k[:m], v[:m], n_prefill=P)["outputs"]
+        assert np.array_equal(shorter, kernel["dec"]["outputs"][:m])
+    # the switch: "a single square matrix whose size never changes, however far you step" and
+    # "per-step reads that no longer depend on how many tokens came before"
+    assert "a single square matrix whose size never changes" in text
+    assert "per-step reads that no longer depend on how many tokens came before" in text
+    assert {s["state"]["kept"] for s in steps} == {D * D} == {int(kernel["state_kept"])}
+    assert {s["state"]["reads"] for s in steps} == {int(kernel["state_reads"])}
+    assert all(np.array(s["state"]["S"]).shape == (D, D) for s in steps)
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):

@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import linear_attention, reassociate, reassociation_costs
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-05"
@@ -139,9 +139,35 @@ def test_symbols_link_both_ways(watched, site_url):
     assert page.locator("#linear-attention .katex-display [data-sym='la-state'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: the toggle by click and by key, rows by click
+    and arrow key, and the state, φ and matrix lit from both sides."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator(".f05-toggle").click()
-    fig.locator("[role=radio][data-value='4']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+
+    def toggle_by_key(p):
+        fig.locator(".f05-toggle").focus()
+        p.keyboard.press("Enter")
+
+    def row_by_key(p):
+        fig.locator("[role=radio][aria-checked=true]").focus()
+        p.keyboard.press("ArrowLeft")
+
+    def hover(loc):
+        def act(p):
+            loc.evaluate(centre)
+            loc.hover()
+        return act
+
+    assert_axe_clean_through(page, FIG, {
+        "hovering the toggle": lambda p: fig.locator(".f05-toggle").hover(),
+        "the state view (click)": lambda p: fig.locator(".f05-toggle").click(),
+        "a row by click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
+        "a row by arrow key": row_by_key,
+        "hovering the state in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-state']").first),
+        "hovering φ in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-phi']").first),
+        "hovering a state cell": hover(fig.locator(".f05-dd .f05-cell").first),
+        "the unfolded view (Enter)": toggle_by_key,
+        "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),
+    })

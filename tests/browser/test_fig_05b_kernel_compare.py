@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import similarity_kernels
 
-from .support import axe_violations, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-05b"
@@ -124,9 +124,42 @@ def test_phi_symbol_links_both_ways(watched, site_url):
     assert page.locator("#linear-attention .katex-display [data-sym='la-phi'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: both sliders by key and mouse, hovering the
+    curve plot, and φ lit from the equation and from the readout."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator(".f05b-len input").focus()
-    page.keyboard.press("ArrowLeft")
-    assert axe_violations(page, f"#{FIG}") == []
+    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+
+    def key(cls, k):
+        def act(p):
+            fig.locator(f"{cls} input").focus()
+            p.keyboard.press(k)
+        return act
+
+    def click_left(p):
+        box = fig.locator(".f05b-len input").bounding_box()
+        p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
+
+    def hover_plot(p):
+        x, y = p.evaluate(
+            """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
+                const fl = el._fullLayout, b = el.getBoundingClientRect();
+                return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""", FIG)
+        p.mouse.move(x, y)
+
+    def hover(loc):
+        def act(p):
+            loc.evaluate(centre)
+            loc.hover()
+        return act
+
+    assert_axe_clean_through(page, FIG, {
+        "a longer key (arrow)": key(".f05b-len", "ArrowRight"),
+        "the longest key (End)": key(".f05b-len", "End"),
+        "the first angle (Home)": key(".f05b-ang", "Home"),
+        "the shortest key (mouse)": click_left,
+        "hovering the curve plot": hover_plot,
+        "hovering φ in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-phi']").first),
+        "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
+    })

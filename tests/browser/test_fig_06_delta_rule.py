@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import delta_rule, delta_rule_chunked
 
-from .support import axe_violations, open_figure, shipped_data, table_numbers
+from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-06"
@@ -154,10 +154,35 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     assert page.locator("#deltanet .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: every stage by the Next button (their
+    colours differ), stages by picker click and arrow key, the read-back check by click and by R,
+    the stepper's keys to the end, and symbols lit from the equation and the figure."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.get_by_role("button", name="Next step").click()
-    fig.get_by_role("button", name="Read-back check (R)").click()
-    fig.locator(".f06-stages [role=radio][data-value='3']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    nxt = fig.get_by_role("button", name="Next step")
+
+    def stepper_key(k):
+        def act(p):
+            fig.locator(".k3-stepper").focus()
+            p.keyboard.press(k)
+        return act
+
+    def stage_by_key(p):
+        fig.locator(".f06-stages [role=radio][aria-checked=true]").focus()
+        p.keyboard.press("ArrowLeft")
+
+    acts = {f"the {s} stage (Next)": (lambda p: nxt.click()) for s in ("error", "write", "state")}
+    assert_axe_clean_through(page, FIG, {
+        **acts,
+        "the next token's read (Next)": lambda p: nxt.click(),
+        "the read-back check on": lambda p: fig.get_by_role("button", name="Read-back check (R)").click(),
+        "a stage by picker click": lambda p: fig.locator(".f06-stages [role=radio][data-value='2']").click(),
+        "a stage by arrow key": stage_by_key,
+        "the last stage (End)": stepper_key("End"),
+        "the read-back check off (R)": stepper_key("r"),
+        "the first stage (Home)": stepper_key("Home"),
+        "hovering a symbol in the equation": lambda p: p.locator("#deltanet .katex-display [data-sym='dr-read']").first.hover(),
+        "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
+        "focusing the β chip": lambda p: fig.locator(".f06-chip[data-sym='dr-beta']").focus(),
+    })

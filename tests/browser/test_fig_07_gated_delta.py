@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import delta_rule, gated_delta_rule
 
-from .support import axe_violations, open_figure, shipped_data, table_numbers
+from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-07"
@@ -122,9 +122,29 @@ def test_equation_symbols_and_figure_link_both_ways(watched, site_url):
     assert page.locator("#gated-deltanet .katex-display [data-sym='gd-alpha'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url, data):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, data):
+    """axe at load and after each kind of interaction: both phases by the buttons and the stepper's
+    keys, α at both ends and in between (the readout's wording and tones change), and α lit from
+    the equation and from the slider."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.get_by_role("button", name="Previous step").click()
-    set_alpha(page, fig, 0.25, data)
-    assert axe_violations(page, f"#{FIG}") == []
+
+    def stepper_key(k):
+        def act(p):
+            fig.locator(".k3-stepper").focus()
+            p.keyboard.press(k)
+        return act
+
+    assert_axe_clean_through(page, FIG, {
+        "a decay phase (Previous)": lambda p: fig.get_by_role("button", name="Previous step").click(),
+        "a write phase (Next)": lambda p: fig.get_by_role("button", name="Next step").click(),
+        "the first phase (Home)": stepper_key("Home"),
+        "the next phase (arrow)": stepper_key("ArrowRight"),
+        "α = 0": lambda p: set_alpha(p, fig, 0.0, data),
+        "α = 1": lambda p: set_alpha(p, fig, 1.0, data),
+        "α = 0.25": lambda p: set_alpha(p, fig, 0.25, data),
+        "the last phase (End)": stepper_key("End"),
+        "hovering α in the equation": lambda p: p.locator("#gated-deltanet .katex-display [data-sym='gd-alpha']").first.hover(),
+        "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
+        "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
+    })

@@ -1,4 +1,10 @@
-"""FIG 02 · Causal attention on a short sentence: the weight matrix and every stage of one row."""
+"""FIG 02 · Causal attention on a short sentence: the weight matrix and every stage of one row.
+
+Beside the weights of the scaled scores it ships the weights the same scores would get without the
+1/√d_k scaling (the same kernel with scale 1), so the figure can show how much flatter scaling
+makes each row. Per-row readouts (largest weight and where it goes, row sums) are computed here,
+not in the browser.
+"""
 import numpy as np
 
 from k3explainer.kernels import causal_softmax_attention
@@ -16,6 +22,8 @@ def build(params: dict, facts) -> dict:
     q, k = rng.standard_normal((2, T, d_k))  # [T, d_k] each
     v = rng.standard_normal((T, d_v))  # [T, d_v]
     _, _, tr = causal_softmax_attention(q, k, v, trace=True)
+    _, unscaled = causal_softmax_attention(q, k, v, scale=1.0)  # the same scores without the 1/√d_k
+    weights = tr["weights"]
     return {
         "tokens": tokens,
         "d_k": d_k,
@@ -27,10 +35,18 @@ def build(params: dict, facts) -> dict:
         "raw_scores": tr["raw_scores"],
         "scaled_scores": tr["scaled_scores"],
         "mask": tr["mask"].astype(int),
-        "weights": tr["weights"],
+        "weights": weights,
+        "weights_unscaled": unscaled,
         "output": tr["output"],
+        # per query row: the largest weight, the key it goes to, and the same for unscaled scores
+        "max_weight": weights.max(axis=1),
+        "argmax": weights.argmax(axis=1),
+        "max_weight_unscaled": unscaled.max(axis=1),
+        "argmax_unscaled": unscaled.argmax(axis=1),
+        "row_sum": weights.sum(axis=1),
         "provenance": {
             "kernels": ["k3explainer.kernels.causal_softmax_attention"],
+            "comparison": "the weights without scaling: the same kernel with scale=1 instead of 1/√d_k",
             "inputs": f"q, k: [{T}, {d_k}], v: [{T}, {d_v}], standard normal from numpy default_rng(seed)",
             "seed": params["seed"],
             "illustrative": "the sentence and the random projections are a demo, not a trained model",

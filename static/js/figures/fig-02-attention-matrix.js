@@ -1,6 +1,7 @@
 /* FIG 02 · Causal attention matrix: pick a query row (hover, click/tap, arrow keys) and read
  * every stage of its computation — query, visible keys, raw and scaled scores, mask, softmax
- * weights and the output — all computed at build time by causal_softmax_attention. */
+ * weights, the weights the same scores would get without the 1/√d_k scaling, the visible values
+ * and the output — all computed at build time by causal_softmax_attention. */
 K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el;
@@ -23,21 +24,25 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
   var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
   var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
   var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
+  var vView = W.matrix({ caption: "values v (visible rows)", cols: dims(data.d_v), rows: cols, digits: 2, sym: "att-v" });
   var stages = W.matrix({
     caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
-    rows: ["q·k", "× 1/√d", "+ mask", "softmax"],
+    rows: ["q·k", "× 1/√d", "+ mask", "softmax", "softmax, no 1/√d"],
   });
   var outView = W.matrix({ caption: "output Σ w·v", cols: dims(data.d_v), digits: 3, sym: "att-out" });
   var sum = el("p", { class: "f02-sum" });
-  ["att-scores", "att-scale", "att-mask", "att-softmax"].forEach(function (sym, i) {
-    stages.node.tBodies[0].rows[i].setAttribute("data-sym", sym);
+  ["att-scores", "att-scale", "att-mask", "att-softmax", null].forEach(function (sym, i) {
+    var tr = stages.node.tBodies[0].rows[i];
+    if (sym) tr.setAttribute("data-sym", sym);
+    else tr.setAttribute("data-stage", "unscaled");  // a comparison, not a stage of the equation
   });
 
   mount.appendChild(el("div", { class: "f02" },
     el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
     el("div", { class: "f02-grid" },
       el("div", { class: "f02-left" }, plot, kView.node),
-      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum, outView.node))));
+      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
+        vView.node, outView.node))));
 
   function dims(n) { var a = []; for (var i = 0; i < n; i++) a.push("d" + (i + 1)); return a; }
 
@@ -45,26 +50,29 @@ K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
     var hidden = function (s) { return s > row; };
     var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
     qView.update([data.q[row]]);
-    kView.update(data.k.map(function (k, s) { return hidden(s) ? k.map(function () { return "—"; }) : k; }),
-      { masked: hidden });
+    var seen = function (m) { return m.map(function (x, s) { return hidden(s) ? x.map(function () { return "—"; }) : x; }); };
+    kView.update(seen(data.k), { masked: hidden });
+    vView.update(seen(data.v), { masked: hidden });
     stages.update([
       shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
-      shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"),
+      shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"), shown(data.weights_unscaled[row], "0"),
     ], {
       masked: function (i, s) { return hidden(s); },
-      style: function (td, v, i, s) { if (i === 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
+      style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
     });
     outView.update([data.output[row]]);
-    var total = data.weights[row].slice(0, row + 1).reduce(function (a, b) { return a + b; }, 0);
     sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
-      ", weights sum to " + W.fmt(total, 3) + ".";
+      ", weights sum to " + W.fmt(data.row_sum[row], 3) + ". " + (row
+        ? "Largest weight " + W.fmt(data.max_weight[row], 2) + "; without the 1/√d scaling it would be " +
+          W.fmt(data.max_weight_unscaled[row], 2) + "."
+        : "A single visible key takes all the weight, with or without scaling.");
   }
 
   function narrate() {
-    var w = data.weights[row], best = 0;
-    for (var s = 1; s <= row; s++) if (w[s] > w[best]) best = s;
+    var best = data.argmax[row];
     ctx.narrate("Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
-      "; the largest weight, " + W.fmt(w[best], 2) + ", goes to " + label(best) + ".");
+      "; the largest weight, " + W.fmt(data.max_weight[row], 2) + ", goes to " + label(best) +
+      (row ? " (" + W.fmt(data.max_weight_unscaled[row], 2) + " without the 1/√d scaling)." : "."));
   }
 
   var Plotly;

@@ -1,8 +1,8 @@
-"""FIG 14 · evolution map: every node expands, collapses and links to an existing section."""
+"""FIG 14 · evolution map: every node expands, collapses, shows its year from the facts and links to an existing section."""
 import pytest
 import yaml
 
-from .support import ROOT, axe_violations, open_figure, shipped_data
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-14"
@@ -20,24 +20,29 @@ def items(fig):
 def test_every_node_expands_links_to_its_section_and_collapses(watched, site_url, site_dir, spec_nodes):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert items(fig).count() == len(spec_nodes) == len(shipped_data(site_dir, FIG)["nodes"])
+    shipped = shipped_data(site_dir, FIG)["nodes"]
+    assert items(fig).count() == len(spec_nodes) == len(shipped)
+    assert fig.locator(".f14-year").all_text_contents() == [str(n["year"]) for n in shipped]  # the overview
     for i, node in enumerate(spec_nodes):
         item = items(fig).nth(i)
         btn = item.locator(".k3-disc-btn")
         assert node["title"] in btn.inner_text()
+        assert btn.locator(".f14-year-chip").text_content() == f", {shipped[i]['year']}"  # ", " is read out only
         assert btn.get_attribute("aria-expanded") == "false" and not item.locator(".k3-disc-body").is_visible()
         btn.click()
         assert btn.get_attribute("aria-expanded") == "true"
         body = item.locator(".k3-disc-body")
         assert body.is_visible()
         assert [t.strip() for t in body.locator("dt").all_text_contents()] == ["Wall", "Fix", "Price"]
+        assert body.locator(".f14-when").inner_text() == f"{shipped[i]['year']} \u00b7 {node['dated']}"
         assert all(len(t.strip()) > 10 for t in body.locator("dd").all_inner_texts())
         link = body.locator(".f14-link a")
         assert link.get_attribute("href") == "#" + node["section"]
         target = page.evaluate("id => { const s = document.getElementById(id); return s && s.matches('section.section') "
                                "? s.querySelector('h2').textContent.trim() : null; }", node["section"])
         assert target is not None and target in link.inner_text()
-        assert f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, expanded" in fig.locator(".fig-live").inner_text()
+        assert (f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, {shipped[i]['year']}, expanded"
+                in fig.locator(".fig-live").inner_text())
         btn.click()
         assert btn.get_attribute("aria-expanded") == "false" and not body.is_visible()
 
@@ -104,11 +109,32 @@ def test_state_lives_in_the_url_and_history(watched, site_url, spec_nodes):
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == 0
 
 
-def test_no_accessibility_violations_when_expanded(watched, site_url):
+def test_the_order_note_and_the_kv_cache_wall(watched, site_url, site_dir):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.get_by_role("button", name="Expand all").click()
-    fig.get_by_role("radio", name="All walls").click()
-    assert axe_violations(page, f"#{FIG}") == []
-    fig.locator("[role=radio]").nth(2).click()
-    assert axe_violations(page, f"#{FIG}") == []
+    data = shipped_data(site_dir, FIG)
+    assert "not the order in which the ideas appeared" in fig.locator(".f14-note").inner_text()
+    kv = [n["id"] for n in data["nodes"]].index("kv-cache")
+    assert items(fig).nth(kv).locator(".f14-chip").inner_text().endswith("Recomputation")
+    assert fig.locator(".f14-dot").nth(kv).locator(".f14-wall-tag").text_content() == "Recompute"
+    # the four wall buttons, each with its count from the data; recomputation is not one of them
+    labels = [r.inner_text() for r in fig.locator("[role=radio]").all()][1:]
+    assert labels == [f"{w['label']} ({w['count']})" for w in data["walls"]]
+    fig.get_by_role("radio", name=f"Coupling: {data['walls'][0]['count']} steps").click()
+    assert "is-dim" in (items(fig).nth(kv).get_attribute("class") or "")
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_axe_clean_through(page, FIG, {
+        "expanding a node": lambda p: items(fig).nth(1).locator(".k3-disc-btn").click(),
+        "opening a node from its dot": lambda p: fig.locator(".f14-dot").nth(9).click(),
+        "hovering a node": lambda p: items(fig).nth(4).hover(),
+        "moving along the chain by keyboard": lambda p: (items(fig).nth(0).locator(".k3-disc-btn").focus(),
+                                                        p.keyboard.press("ArrowDown"), p.keyboard.press("Enter")),
+        "expanding all": lambda p: fig.get_by_role("button", name="Expand all").click(),
+        "marking one wall": lambda p: fig.locator("[role=radio]").nth(2).click(),
+        "the next wall by keyboard": lambda p: p.keyboard.press("ArrowRight"),
+        "collapsing all": lambda p: fig.get_by_role("button", name="Collapse all").click(),
+    })

@@ -1,4 +1,4 @@
-"""FIG 18 · Seven verdicts: before/after comparisons, each answering the same four questions."""
+"""FIG 18 · Verdicts: before/after comparisons, each answering the same four questions."""
 
 from .editorial import checked_items, cited_facts
 
@@ -11,7 +11,7 @@ QUESTIONS = [  # (key in the spec, heading shown) — every verdict answers all 
 
 
 def build(params: dict, facts) -> dict:
-    raw = checked_items(params["verdicts"], ("id", "before", "after", *dict(QUESTIONS)), "verdict")
+    raw = checked_items(params["verdicts"], ("id", "before", "after", *dict(QUESTIONS), "k3"), "verdict")
     verdicts = []
     for i, v in enumerate(raw):
         sections = v.get("sections")
@@ -22,6 +22,7 @@ def build(params: dict, facts) -> dict:
             "before": v["before"],
             "after": v["after"],
             "answers": [{"key": k, "answer_md": v[k]} for k, _ in QUESTIONS],
+            "k3_md": v["k3"],  # where Kimi K3 keeps the "after" side, with its fact
             # one checked link per section; the component labels it with the section's heading
             "links": [{"section": s, "link_md": f"[§](#{s})"} for s in sections],
         })

@@ -1,14 +1,15 @@
-/* FIG 14 · The evolution map: the chain of steps from GPT-2 to K3 (node list from the spec), an
- * SVG overview coloured by the wall each step hit, and nodes that expand in place into wall, fix
- * and price with a link to their section. A wall filter marks the steps that hit one wall. */
+/* FIG 14 · The evolution map: the chain of steps from GPT-2 to K3 (node list from the spec, years
+ * from the facts file), an SVG overview coloured by the wall each step hit, and nodes that expand in
+ * place into wall, fix and price with a link to their section. A wall filter marks the steps that
+ * hit one wall. The chain follows the argument, not the calendar; the years say so. */
 K3.register("fig-14-evolution-map", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el;
   var nodes = data.nodes, N = nodes.length;
   var byId = {};
   nodes.forEach(function (nd, i) { byId[nd.id] = i; });
-  var wallLabel = { start: "Start", all: "All four" };
-  data.walls.forEach(function (w) { wallLabel[w.id] = w.label; });
+  var wallLabel = {}, wallTag = {};
+  Object.keys(data.kinds).forEach(function (k) { wallLabel[k] = data.kinds[k].label; wallTag[k] = data.kinds[k].tag; });
 
   var st = ctx.state.get();
   var wall = validWall(st.wall) ? st.wall : "any";
@@ -19,18 +20,20 @@ K3.register("fig-14-evolution-map", function (mount, data, ctx) {
     var h = document.querySelector("#" + CSS.escape(id) + " h2");
     return h ? h.textContent.trim() : id;
   }
+  /* the final step gathers all four walls, so every wall marks it; the start and recomputation name none */
   function matches(nd) { return wall === "any" || nd.wall === wall || nd.wall === "all"; }
 
   /* ---- the SVG overview: one dot per step along a line, coloured by wall ---- */
-  var VW = 720, VH = 64, pad = 26, step = (VW - 2 * pad) / (N - 1);
+  var VW = 720, VH = 78, pad = 26, cy = 36, step = (VW - 2 * pad) / (N - 1);
   var svg = el("svg:svg", { class: "f14-overview", viewBox: "0 0 " + VW + " " + VH, "aria-hidden": "true" },
-    el("svg:line", { class: "f14-rail", x1: pad, x2: VW - pad, y1: 24, y2: 24 }));
+    el("svg:line", { class: "f14-rail", x1: pad, x2: VW - pad, y1: cy, y2: cy }));
   var dots = nodes.map(function (nd, i) {
-    var g = el("svg:g", { class: "f14-dot f14-w-" + nd.wall, transform: "translate(" + (pad + i * step) + ",24)", "data-i": i },
-      el("svg:title", { text: (i + 1) + " · " + nd.title + " (" + wallLabel[nd.wall] + ")" }),
+    var g = el("svg:g", { class: "f14-dot f14-w-" + nd.wall, transform: "translate(" + (pad + i * step) + "," + cy + ")", "data-i": i },
+      el("svg:title", { text: (i + 1) + " · " + nd.title + ", " + nd.year + " (" + wallLabel[nd.wall] + ")" }),
+      el("svg:text", { class: "f14-year", y: -20, "text-anchor": "middle", text: String(nd.year) }),
       el("svg:circle", { r: 13 }),
       el("svg:text", { class: "f14-num", y: 4.5, "text-anchor": "middle", text: String(i + 1) }),
-      el("svg:text", { class: "f14-wall-tag", y: 34, "text-anchor": "middle", text: wallLabel[nd.wall] }));
+      el("svg:text", { class: "f14-wall-tag", y: 34, "text-anchor": "middle", text: wallTag[nd.wall] }));
     g.addEventListener("click", function () { toggle(nd.id, true, "click"); disc.items[nd.id].btn.focus(); });
     g.addEventListener("pointerenter", function () { hover(i); });
     g.addEventListener("pointerleave", function () { hover(-1); });
@@ -50,8 +53,10 @@ K3.register("fig-14-evolution-map", function (mount, data, ctx) {
         head: el("span", { class: "f14-head" },
           el("span", { class: "f14-badge f14-w-" + nd.wall, "aria-hidden": "true", text: String(i + 1) }),
           el("span", { class: "f14-title", text: nd.title }),
+          el("span", { class: "f14-year-chip" }, el("span", { class: "visually-hidden", text: ", " }), String(nd.year)),
           el("span", { class: "f14-chip f14-w-" + nd.wall }, el("span", { class: "visually-hidden", text: ", wall: " }), wallLabel[nd.wall])),
         body: el("div", { class: "f14-body" },
+          el("p", { class: "f14-when", text: nd.year + " \u00b7 " + nd.dated }),
           el("dl", { class: "f14-dl" },
             part("Wall", nd.wall_html), part("Fix", nd.fix_html), part("Price", nd.price_html)),
           link),
@@ -87,6 +92,7 @@ K3.register("fig-14-evolution-map", function (mount, data, ctx) {
 
   mount.appendChild(el("div", { class: "f14" },
     el("div", { class: "f14-controls" }, el("span", { class: "k3-label", text: "Wall" }), filter.node, allBtn),
+    W.html(el("p", { class: "f14-note" }), data.note_html),
     svg, disc.node));
 
   function hover(i) { dots.forEach(function (d, j) { d.classList.toggle("is-hot", i === j); }); }
@@ -109,7 +115,7 @@ K3.register("fig-14-evolution-map", function (mount, data, ctx) {
   function changed(id, how) {
     var i = byId[id], nd = nodes[i], open = disc.get().indexOf(id) >= 0;
     paint();
-    ctx.narrate("Step " + (i + 1) + " of " + N + ", " + nd.title + (open ? ", expanded: wall " + wallLabel[nd.wall] +
+    ctx.narrate("Step " + (i + 1) + " of " + N + ", " + nd.title + ", " + nd.year + (open ? ", expanded: wall " + wallLabel[nd.wall] +
       "; links to §" + sectionTitle(nd.section) + "." : ", collapsed.") + " " + disc.get().length + " of " + N + " open.");
     save(how === "click" || how === "key");
   }

@@ -1,4 +1,4 @@
-/* FIG 18 · Seven verdicts: before/after cards (data from the spec), each answering the same four
+/* FIG 18 · Verdicts: before/after cards (data from the spec), each answering the same four
  * questions, expanding in place, with chips linking to their sections. "Read one question"
  * lines the same answer up under every card, so a column can be read down the list. */
 K3.register("fig-18-verdicts", function (mount, data, ctx) {
@@ -28,7 +28,7 @@ K3.register("fig-18-verdicts", function (mount, data, ctx) {
   function elMany(tag, attrs, kids) { var n = el(tag, attrs); kids.forEach(function (k) { n.appendChild(k); }); return n; }
 
   var disc = W.disclosures({
-    label: "Seven verdicts",
+    label: "Verdicts, before and after",
     open: openFrom(st),
     items: vs.map(function (v, i) {
       return {
@@ -41,6 +41,7 @@ K3.register("fig-18-verdicts", function (mount, data, ctx) {
           el("span", { class: "f18-after", text: v.after })),
         body: el("div", { class: "f18-body" },
           elMany("dl", { class: "f18-grid" }, v.answers.map(function (a) { return answerNode(v, a); })),
+          k3Line(v),
           chipsFor(v)),
       };
     }),
@@ -53,6 +54,11 @@ K3.register("fig-18-verdicts", function (mount, data, ctx) {
       save(how === "click" || how === "key");
     },
   });
+  function k3Line(v) {  /* where Kimi K3 keeps the "after" side of this verdict */
+    var p = W.html(el("p", { class: "f18-k3" }), v.k3_html);
+    p.insertBefore(el("span", { class: "f18-k3-label", text: "In Kimi K3" }), p.firstChild);
+    return p;
+  }
   function chipsFor(v) {
     var p = el("p", { class: "f18-links" }, el("span", { class: "f18-links-label", text: "Sections" }));
     v.links.forEach(function (l) {

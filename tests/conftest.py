@@ -15,6 +15,16 @@ pytest.register_assert_rewrite("tests.browser.support")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite the golden files (figure data, directive fixtures) from what the build produces now")
+
+
+@pytest.fixture(scope="session")
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -1,6 +1,7 @@
 """Helpers for browser tests: reach a figure, run axe-core, read numbers as the page shows them."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -12,7 +13,11 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 
 
     Scrolls again while waiting: on a slow machine the page may still be settling above the
     figure after the first scroll."""
-    page.goto(site_url + "index.html" + hash_)
+    if page.url.split("#")[0] == site_url + "index.html" and os.environ.get("K3_SHARED_PAGE"):
+        # already open: a new hash restores every started figure (an empty one: their defaults)
+        page.evaluate("h => { location.hash = h; }", hash_ or "#")
+    else:
+        page.goto(site_url + "index.html" + hash_)
     fig = page.locator(f"#{fig_id}")
     for attempt in range(tries):
         fig.scroll_into_view_if_needed()

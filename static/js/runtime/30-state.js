@@ -3,7 +3,8 @@
  * A component's `state(data)` returns {key: type}. Each type turns the URL's text into a valid
  * value (clamped, or the default when it cannot be read), back into text, and compares values;
  * a key at its default is left out of the URL. One parser for every figure, so a hand-edited or
- * stale link always opens a valid view.
+ * stale link always opens a valid view. Each type also says what it is (kind, min/max, options,
+ * pattern), which K3.figure(id).schema shows to tests and authors.
  *   K3.state.int(min, max, def)       whole numbers, clamped
  *   K3.state.num(min, max, def)       real numbers, clamped (zoom, pan)
  *   K3.state.bool(def)                "1" / "0"
@@ -15,8 +16,9 @@
   "use strict";
   var K3 = window.K3;
 
-  function type(def, parse, format, clamp, equal) {
+  function type(kind, def, parse, format, clamp, equal) {
     return {
+      kind: kind,
       def: def,
       parse: function (text) { var v = text === undefined ? undefined : parse(String(text)); return v === undefined ? def : clamp(v); },
       format: format,
@@ -29,29 +31,31 @@
 
   K3.state = {
     int: function (lo, hi, def) {
-      return type(def, function (s) { var v = Math.round(+s); return s.trim() !== "" && isFinite(v) ? v : undefined; },
-        String, function (v) { return between(lo, hi)(Math.round(v)); });
+      return Object.assign(type("int", def, function (s) { var v = Math.round(+s); return s.trim() !== "" && isFinite(v) ? v : undefined; },
+        String, function (v) { return between(lo, hi)(Math.round(v)); }), { min: lo, max: hi });
     },
     num: function (lo, hi, def) {
-      return type(def, function (s) { var v = +s; return s.trim() !== "" && isFinite(v) ? v : undefined; },
-        function (v) { return String(+v.toFixed(4)); }, between(lo, hi));
+      return Object.assign(type("num", def, function (s) { var v = +s; return s.trim() !== "" && isFinite(v) ? v : undefined; },
+        function (v) { return String(+v.toFixed(4)); }, between(lo, hi)), { min: lo, max: hi });
     },
     bool: function (def) {
-      return type(!!def, function (s) { return s === "1" ? true : s === "0" ? false : undefined; },
+      return type("bool", !!def, function (s) { return s === "1" ? true : s === "0" ? false : undefined; },
         function (v) { return v ? "1" : "0"; }, function (v) { return !!v; });
     },
     oneOf: function (values, def) {
       function find(v) { return values.find(function (x) { return String(x) === String(v); }); }
-      return type(def, find, String, function (v) { var x = find(v); return x === undefined ? def : x; });
+      return Object.assign(type("oneOf", def, find, String, function (v) { var x = find(v); return x === undefined ? def : x; }),
+        { options: values });
     },
     subset: function (values, def) {
       function pick(list) { return values.filter(function (v) { return list.some(function (x) { return String(x) === String(v); }); }); }
-      return type(def.slice(), function (s) { return s === "-" ? [] : pick(s.split(",")); },
+      return Object.assign(type("subset", def.slice(), function (s) { return s === "-" ? [] : pick(s.split(",")); },
         function (v) { return v.length ? v.join(",") : "-"; }, pick,
-        function (a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); });
+        function (a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }), { options: values });
     },
     pattern: function (re, def) {
-      return type(def, function (s) { return re.test(s) ? s : undefined; }, same, function (v) { return re.test(v) ? v : def; });
+      return Object.assign(type("pattern", def, function (s) { return re.test(s) ? s : undefined; }, same,
+        function (v) { return re.test(v) ? v : def; }), { pattern: re.source });
     },
   };
 })();

@@ -43,7 +43,7 @@
     var id = fig.id, data = internal.datasets[id];
     var mount = fig.querySelector(".fig-mount"), live = fig.querySelector(".fig-live");
     var schema = component.state ? component.state(data) : {};
-    var c = { fig: fig, id: id, visible: true, listeners: [], view: null };
+    var c = { fig: fig, id: id, schema: schema, visible: true, listeners: [], view: null };
     function parse(values) {
       var s = {};
       Object.keys(schema).forEach(function (k) { s[k] = schema[k].parse(values[k]); });
@@ -171,7 +171,8 @@
   /* A started figure's state and setter, for tests and for authors at the console. */
   K3.figure = function (id) {
     var c = figures[id];
-    return c && { state: function () { return c.state; }, set: function (changes, how) { return c.apply(changes, how || "click"); } };
+    return c && { schema: c.schema, state: function () { return c.state; },
+      set: function (changes, how) { return c.apply(changes, how || "click"); } };
   };
 
   /* on-screen ⇄ off-screen: a playing stepper or an animation stops where nobody sees it */

@@ -11,6 +11,7 @@ it appears. Run it after changing a figure's layout; tests/browser/test_page.py 
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import re
 import sys
@@ -112,13 +113,19 @@ def write_heights(spec: Path, heights: dict[int, int]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml")
+    ap.add_argument("--figure", action="append", metavar="fig-NN",
+                    help="only this figure (repeatable); the others are neither printed nor written")
     args = ap.parse_args(argv)
     from .site.errors import Diagnostics
     from .site.pipeline import Project, build
     from .site.specs import load_specs
 
     specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
-    reserve_for = {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for}
+    chosen = set(args.figure or specs)
+    for fid in chosen - set(specs):
+        near = difflib.get_close_matches(fid, specs, n=1)
+        ap.error(f"unknown figure {fid!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
+    reserve_for = {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for and fid in chosen}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "_site"
         build(Project(ROOT), site)
@@ -128,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.shutdown()
     print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px needed by the default view and reserve_for states, by figure width)")
+    used = {fid: px for fid, px in used.items() if fid in chosen}
     for fid in sorted(used):
         print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
         if args.write:

@@ -112,8 +112,8 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
     assert scale_and_translate(fig)[1] == pytest.approx(tx0 - 60, abs=0.2)
     page.keyboard.press("ArrowDown")
     assert scale_and_translate(fig)[2] == pytest.approx(ty0 - 60, abs=0.2)
-    page.go_back()  # undo the last pan
-    page.wait_for_function(f"() => location.hash.includes('fig-08.y={round(data['diagram']['height'] / 2)}')")
+    page.go_back()  # undo the last pan: y is back at its default, which the URL leaves out
+    page.wait_for_function("() => location.hash.includes('fig-08.x=') && !location.hash.includes('fig-08.y=')")
     assert scale_and_translate(fig)[1:] == pytest.approx((tx0 - 60, ty0), abs=0.2)
 
 

@@ -1,5 +1,7 @@
-"""FIG 10 · MLA cache compression: the compress toggle, the cache readouts and the three equal
-outputs, all compared with the `mla` kernels."""
+"""FIG 10 · MLA cache compression: the compress toggle, the cache readouts, the three equal
+outputs and the shared-subspace rank readout, all compared with the `mla` kernels."""
+import re
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from k3explainer.kernels import (
     mqa_cache_per_token,
 )
 
-from .support import axe_violations, cell_texts, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, cell_texts, open_figure, shipped_data, shown_number, table_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-10"
@@ -29,7 +31,18 @@ def kernel(site_dir):
     recon = np.stack([causal_softmax_attention(q[:, h], K[:, h], V[:, h])[0] for h in range(d["H"])], axis=1)
     out = {"recon": recon, "naive": mla_attention_naive(q, lat, W_uk, W_uv)[0],
            "absorbed": mla_attention_absorbed(q, lat, W_uk, W_uv)[0]}
-    return {"demo": d, "lat": lat, "K": K, "V": V, "out": out}
+    # the price readout: all heads' keys (values) side by side over the tokens, [T, H·d], for MLA and for
+    # independent per-head projections of the same x, W_K and W_V re-drawn from seed + 1 as the builder does
+    x = np.array(d["x"])
+    T, H, dh = K.shape
+    W_k, W_v = np.random.default_rng(d["seed"] + 1).standard_normal((2, H, x.shape[1], dh)) / np.sqrt(x.shape[1])
+    sides = {"mla": {"keys": K.reshape(T, -1), "values": V.reshape(T, -1)},
+             "independent": {"keys": np.einsum("tD,hDd->thd", x, W_k).reshape(T, -1),
+                             "values": np.einsum("tD,hDd->thd", x, W_v).reshape(T, -1)}}
+    rank = {f: {k: int(np.linalg.matrix_rank(m)) for k, m in kinds.items()} for f, kinds in sides.items()}
+    rank_kv = int(np.linalg.matrix_rank(np.concatenate([sides["mla"]["keys"], sides["mla"]["values"]], axis=1)))
+    sv = {f: np.linalg.svd(kinds["keys"], compute_uv=False) for f, kinds in sides.items()}
+    return {"demo": d, "lat": lat, "K": K, "V": V, "out": out, "rank": rank, "rank_kv": rank_kv, "sv": sv}
 
 
 def numbers(locator):
@@ -46,7 +59,7 @@ def assert_token_panel(fig, kernel, t):
     rebuilt = numbers(fig.locator(".f10-up table:not([data-sym]) tbody td"))
     want = np.concatenate([kernel["K"][t], kernel["V"][t]]).ravel()
     assert rebuilt == pytest.approx(want, abs=0.0005)
-    rows = fig.locator(".f10-right .k3-matrix tbody tr")
+    rows = fig.locator(".f10-right > .k3-scroll .k3-matrix tbody tr")
     for i, form in enumerate(("recon", "naive", "absorbed")):
         shown = numbers(rows.nth(i).locator("td"))
         assert shown == pytest.approx(kernel["out"][form][t].ravel(), abs=0.00005)
@@ -63,6 +76,22 @@ def test_shipped_outputs_are_the_kernels_and_agree(kernel):
         np.testing.assert_allclose(kernel["out"][form], kernel["out"]["recon"], atol=1e-12)
     np.testing.assert_allclose(np.array(d["K"]), kernel["K"], atol=1e-15)
     np.testing.assert_allclose(np.array(d["V"]), kernel["V"], atol=1e-15)
+    # the shipped x is the seeded input the latents were compressed from
+    np.testing.assert_array_equal(np.array(d["x"]), np.random.default_rng(d["seed"]).standard_normal((d["T"], d["D"])))
+
+
+def test_shipped_ranks_are_the_kernels_and_show_the_shared_subspace(kernel):
+    """Equal outputs are an identity of computation order; the model class is still constrained:
+    MLA's keys and values, every head together, have rank ≤ d_c, independent projections h·d_h."""
+    sub = kernel["demo"]["subspace"]
+    assert sub["rank"] == kernel["rank"] and sub["rank_kv_mla"] == kernel["rank_kv"]
+    for form in ("mla", "independent"):
+        np.testing.assert_allclose(np.array(sub["sv_keys"][form]), kernel["sv"][form], atol=1e-12)
+    d_c, hd = kernel["demo"]["d_c"], kernel["demo"]["H"] * kernel["demo"]["d"]
+    assert (sub["d_c"], sub["hd"], sub["tokens"]) == (d_c, hd, kernel["demo"]["T"])
+    assert kernel["rank"]["mla"]["keys"] <= d_c and kernel["rank"]["mla"]["values"] <= d_c and kernel["rank_kv"] <= d_c
+    assert kernel["rank"]["independent"] == {"keys": hd, "values": hd} and d_c < hd <= kernel["demo"]["T"]
+    assert kernel["sv"]["mla"][d_c:].max() < 1e-12 < kernel["sv"]["independent"].min()
 
 
 def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
@@ -153,9 +182,51 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     assert page.locator("#mla .katex-display [data-sym='mla-uv'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator(".f10-compress").click()
-    select_token(fig, 2)
-    assert axe_violations(page, f"#{FIG}") == []
+    price = fig.locator(".f10-price")
+    shown = {k: int(shown_number(price.locator(f"[data-rank='{k}']").inner_text()))
+             for k in ("mla-keys", "d_c", "independent-keys", "hd", "mla-values", "independent-values", "mla-kv")}
+    d = kernel["demo"]
+    assert shown == {"mla-keys": kernel["rank"]["mla"]["keys"], "d_c": d["d_c"],
+                     "independent-keys": kernel["rank"]["independent"]["keys"], "hd": d["H"] * d["d"],
+                     "mla-values": kernel["rank"]["mla"]["values"],
+                     "independent-values": kernel["rank"]["independent"]["values"], "mla-kv": kernel["rank_kv"]}
+    sv = table_numbers(price.locator("table.k3-matrix"))
+    assert sv[0] == pytest.approx(kernel["sv"]["mla"], abs=0.0005)
+    assert sv[1] == pytest.approx(kernel["sv"]["independent"], abs=0.0005)
+    assert all(v == 0 for v in sv[0][d["d_c"]:]) and all(v > 0 for v in sv[1])  # MLA's beyond d_c show as 0.000
+    text = price.inner_text()
+    assert "re-ordering the computation is exact" in text and "do not show that MLA is multi-head attention" in text
+    # the three forms are named for what they compute: only the absorbed one never forms keys and values
+    assert "so keys and values are never formed" in fig.locator(".f10-forms").inner_text()
+
+
+def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    caption = fig.locator(".fig-caption > p").first.inner_text()
+    alt = fig.locator(f"#{FIG}-alt").text_content()  # inside a closed <details>
+    d = kernel["demo"]
+    # "agree": the three outputs shown are equal to rounding
+    assert "agree" in caption and max(max(d["max_diff"]["naive"]), max(d["max_diff"]["absorbed"])) < 1e-12
+    # "no wider than the latent": the rank readout
+    assert "no wider than the latent" in caption and kernel["rank"]["mla"]["keys"] <= d["d_c"]
+    assert "never exceeds the latent width" in alt and "singular values beyond it are zero" in alt
+    assert "not that MLA equals multi-head attention" in alt
+    assert not re.search(r"(?<!\w)\d", alt)  # no hand-typed numbers (names such as DeepSeek-V2 and K3 aside)
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert_axe_clean_through(page, FIG, {
+        "compress by click": lambda p: fig.locator(".f10-compress").click(),
+        "query token by click": lambda p: select_token(fig, 2),
+        "query token by arrow key": lambda p: p.keyboard.press("ArrowRight"),
+        "row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
+        "expand by keyboard": lambda p: (fig.locator(".f10-compress").focus(), p.keyboard.press("Enter")),
+        "equation symbol hover": lambda p: p.locator("#mla .katex-display [data-sym='mla-uk']").first.hover(),
+        "figure part hover": lambda p: fig.locator("table[data-sym='mla-latent'] td").first.hover(),
+    })

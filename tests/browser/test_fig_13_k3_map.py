@@ -8,7 +8,7 @@ import yaml
 
 from k3explainer.kernels import hybrid_layout, silu, situ
 
-from .support import ROOT, axe_violations, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-13"
@@ -158,8 +158,29 @@ def test_equation_symbols_link_both_ways(watched, site_url):
     assert page.locator("#kimi-k3 .katex-display [data-sym='situ-fn'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, spec):
     page, _ = watched
     fig = open_k3(page, site_url)
-    fig.locator(".f13-comp[data-id='latent-moe']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    # every component's panel (each has its own text, stat and link), then every other kind of input
+    opens = {f"open {c['id']} by click": (lambda cid: lambda p: fig.locator(f".f13-comp[data-id='{cid}']").click())(c["id"])
+             for c in spec["params"]["components"]}
+
+    def plot_hover(p):
+        box = fig.locator(".f13-plot .nsewdrag").bounding_box()
+        p.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
+
+    assert_axe_clean_through(page, FIG, {
+        **opens,
+        "map tile click": lambda p: fig.locator(".f13-map rect.f13-kda").nth(10).click(),
+        "map band label click": lambda p: fig.locator(".f13-map text[data-comp=attnres]").nth(2).click(),
+        "components by arrow keys and Enter": lambda p: (fig.locator(".f13-comp").first.focus(), p.keyboard.press("ArrowRight"),
+                                                         p.keyboard.press("Enter")),
+        "panel closed by Escape": lambda p: p.keyboard.press("Escape"),
+        "panel opened by Space, closed by its button": lambda p: (p.keyboard.press(" "),
+                                                                  fig.get_by_role("button", name="Close the panel").click()),
+        "SiTU slider by keys": lambda p: (fig.locator("input[type=range]").focus(), p.keyboard.press("ArrowRight"),
+                                          p.keyboard.press("Home")),
+        "SiTU plot hover": plot_hover,
+        "equation symbol hover": lambda p: p.locator("#kimi-k3 .katex-display [data-sym='situ-fn']").first.hover(),
+        "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
+    })

@@ -6,7 +6,7 @@ import pytest
 from k3explainer.kernels import (chunk_cost_per_token, chunked_cost_terms, chunked_linear_madds, kda_chunked_flops,
                                  prefill_attention_flops, reassociation_costs)
 
-from .support import axe_violations, open_figure, shipped_data
+from .support import assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-15b"
@@ -118,7 +118,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
     fig = open_figure(page, site_url, FIG, "#fig-15b.view=kda&fig-15b.c=256")
     assert_readouts(fig, shipped, "kda", 256)
     fig.locator("[role=radio][data-value='linear']").click()
-    assert "fig-15b.view=linear" in page.url
+    assert "fig-15b.view" not in page.url and "fig-15b.c=256" in page.url  # linear is the default: left out of the link
     page.go_back()
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='kda'][aria-checked=true]")
     assert_readouts(fig, shipped, "kda", 256)
@@ -135,10 +135,32 @@ def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
     assert page.locator("#complexity .katex-display [data-sym='ck-c'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator("[role=radio][data-value='kda']").click()
-    fig.locator(".k3-slider input").focus()
-    page.keyboard.press("End")
-    assert axe_violations(page, f"#{FIG}") == []
+
+    def drag(p):
+        x, y, w = p.evaluate(
+            """id => { const el = document.querySelector('#' + id + ' .f15b-plot'), fl = el._fullLayout,
+                      b = el.getBoundingClientRect();
+                      return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
+            FIG)
+        p.mouse.move(x + 0.2 * w, y)
+        p.mouse.down()
+        p.mouse.move(x + 0.6 * w, y, steps=5)
+        p.mouse.up()
+
+    def slider_start(p):
+        box = fig.locator(".k3-slider input").bounding_box()
+        p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
+
+    assert_axe_clean_through(page, FIG, {
+        "KDA view by click": lambda p: fig.locator("[role=radio][data-value='kda']").click(),
+        "slider by keys (C = N)": lambda p: (fig.locator(".k3-slider input").focus(), p.keyboard.press("End")),
+        "linear view by arrow key": lambda p: (fig.locator("[role=radio][data-value='kda']").focus(),
+                                               p.keyboard.press("ArrowLeft")),
+        "slider by click": slider_start,
+        "chart drag": drag,
+        "equation symbol hover": lambda p: p.locator("#complexity .katex-display [data-sym='ck-chunk']").first.hover(),
+        "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
+    })

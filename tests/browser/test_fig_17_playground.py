@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import causal_softmax_attention, delta_rule
 
-from .support import axe_violations, open_figure, shipped_data, table_numbers
+from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-17"
@@ -143,9 +143,22 @@ def test_delta_symbols_link_both_ways(watched, site_url, section):
     assert page.locator(f"#{section} .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_after_interaction(watched, site_url):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    fig.locator("[role=radio][data-sym='att-mask']").click()
-    fig.locator(".f17-col").nth(1).locator("[role=radio][data-value='3']").click()
-    assert axe_violations(page, f"#{FIG}") == []
+    stages = fig.locator(".f17-col").first.locator("[role=radio]")
+    tokens = fig.locator(".f17-col").nth(1).locator("[role=radio]")
+    # every attention stage and every delta-rule token by click (each draws different cells), then keys and symbols
+    acts = {f"attention stage {s + 1} by click": (lambda i: lambda p: stages.nth(i).click())(s) for s in range(5)}
+    acts.update({f"delta token {t + 1} by click": (lambda i: lambda p: tokens.nth(i).click())(t)
+                 for t in range(len(kernel["k"]))})
+    acts.update({
+        "attention stage by keys": lambda p: (stages.nth(4).focus(), p.keyboard.press("Home"), p.keyboard.press("ArrowRight")),
+        "delta token by keys": lambda p: (tokens.first.focus(), p.keyboard.press("End"), p.keyboard.press("ArrowLeft")),
+        "equation symbol hover (mask)": lambda p: p.locator("#playground .katex-display [data-sym='att-mask']").first.hover(),
+        "symbol chip focus (error)": lambda p: p.locator("#playground .sym-chip[data-sym='dr-error']").first.focus(),
+        "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
+        "figure chip focus (beta)": lambda p: fig.locator(".f17-chip[data-sym='dr-beta']").focus(),
+        "stage focus (softmax)": lambda p: fig.locator("[role=radio][data-sym='att-softmax']").focus(),
+    })
+    assert_axe_clean_through(page, FIG, acts)

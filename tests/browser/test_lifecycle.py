@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+# Still on the older component contract (issue 13 left open for them): FIG 10 and FIG 12.
+LEGACY = {"fig-10", "fig-12"}
+
 # A valid value different from the current one, for any declared state type.
 OTHER_VALUE_JS = """
 (type, v) => {
@@ -25,9 +28,12 @@ ACT_JS = """
   const other = """ + OTHER_VALUE_JS + """;
   const key = Object.keys(f.schema).find(k => other(f.schema[k], f.state()[k]) !== null);
   live.textContent = '';
-  const before = history.length;
+  let pushes = 0;
+  const push = history.pushState;
+  history.pushState = function () { pushes++; return push.apply(history, arguments); };
   for (let i = 0; i < times; i++) f.set({[key]: other(f.schema[key], f.state()[key])}, how);
-  return {key, added: history.length - before, said: live.textContent, value: JSON.stringify(f.state()[key])};
+  history.pushState = push;
+  return {key, added: pushes, said: live.textContent, value: JSON.stringify(f.state()[key])};
 }
 """
 
@@ -39,7 +45,8 @@ def all_started(watched, site_url):
     page.evaluate("K3.initAll()")
     page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
                            timeout=60000)
-    return page, page.evaluate("() => [...document.querySelectorAll('figure[data-src]')].map(f => f.id)")
+    ids = page.evaluate("() => [...document.querySelectorAll('figure[data-src]')].map(f => f.id)")
+    return page, [fid for fid in ids if fid not in LEGACY]
 
 
 def test_every_figure_declares_its_state(all_started):

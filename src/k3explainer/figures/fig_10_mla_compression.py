@@ -1,5 +1,6 @@
 """FIG 10 · MLA cache compression: per-token K/V stacks vs one latent row, cache sizes per token,
-and a live check that attention through the latent equals attention with reconstructed K/V."""
+a check that the absorbed form (attention over the latents) gives the same output as attention on
+rebuilt keys and values, and what MLA gives up: the rank of all heads' keys together is at most d_c."""
 import numpy as np
 
 from k3explainer.kernels import (
@@ -31,6 +32,27 @@ def _cache_rows(p: dict) -> list[dict]:
     return [{"name": n, "what": w, "elements": int(e), "bytes": int(e) * B, "vs_mha": mha / e} for n, w, e in rows]
 
 
+def _rank_check(x: np.ndarray, K: np.ndarray, V: np.ndarray, d_c: int, seed: int) -> dict:
+    """MLA's price: every head's keys (and values) are linear images of the same d_c latent numbers
+    per token, so all heads side by side, [k_1 … k_h] over the tokens, have rank ≤ d_c. Independent
+    per-head projections of the same inputs (multi-head attention, W_K and W_V seeded from seed + 1)
+    reach min(tokens, h·d_h)."""
+    T, H, d = K.shape
+    D = x.shape[1]
+    W_k, W_v = np.random.default_rng(seed + 1).standard_normal((2, H, D, d)) / np.sqrt(D)  # [H, D, d] each
+    K_ind, V_ind = np.einsum("tD,hDd->thd", x, W_k), np.einsum("tD,hDd->thd", x, W_v)
+    side = {"mla": {"keys": K.reshape(T, H * d), "values": V.reshape(T, H * d)},
+            "independent": {"keys": K_ind.reshape(T, H * d), "values": V_ind.reshape(T, H * d)}}
+    return {
+        "tokens": T, "d_c": d_c, "hd": H * d,
+        "rank": {form: {kind: int(np.linalg.matrix_rank(m)) for kind, m in mats.items()} for form, mats in side.items()},
+        # keys and values together, [k_1 … k_h v_1 … v_h]: still every number a function of the same latent
+        "rank_kv_mla": int(np.linalg.matrix_rank(np.concatenate([side["mla"]["keys"], side["mla"]["values"]], axis=1))),
+        # singular values of [k_1 … k_h], largest first: MLA's beyond the d_c-th are rounding (~1e-16)
+        "sv_keys": {form: np.linalg.svd(mats["keys"], compute_uv=False) for form, mats in side.items()},
+    }
+
+
 def _demo(p: dict) -> dict:
     """Seeded toy MLA layer: latents, their reconstruction, and the output three ways."""
     T, D, d_c, H, d = (int(p[k]) for k in ("n_tokens", "d_model", "d_c", "n_heads", "d_head"))
@@ -45,8 +67,8 @@ def _demo(p: dict) -> dict:
     naive, _ = mla_attention_naive(q, latents, W_uk, W_uv)
     absorbed, _ = mla_attention_absorbed(q, latents, W_uk, W_uv)
     return {
-        "T": T, "D": D, "d_c": d_c, "H": H, "d": d,
-        "q": q, "latents": latents, "W_uk": W_uk, "W_uv": W_uv, "K": K, "V": V,
+        "T": T, "D": D, "d_c": d_c, "H": H, "d": d, "seed": int(p["seed"]),
+        "x": x, "q": q, "latents": latents, "W_uk": W_uk, "W_uv": W_uv, "K": K, "V": V,
         "out": {"recon": recon, "naive": naive, "absorbed": absorbed},  # [T, H, d] each
         # the largest disagreement between forms, per query token
         "max_diff": {
@@ -54,6 +76,7 @@ def _demo(p: dict) -> dict:
             "absorbed": np.abs(absorbed - recon).max(axis=(1, 2)),
         },
         "cache_demo": {"kv": int(mha_cache_per_token(H, d)), "latent": int(mla_cache_per_token(d_c))},
+        "subspace": _rank_check(x, K, V, d_c, int(p["seed"])),
     }
 
 
@@ -77,7 +100,9 @@ def build(params: dict, facts) -> dict:
                         "k3explainer.kernels.causal_softmax_attention",
                         "k3explainer.kernels.mla_attention_naive", "k3explainer.kernels.mla_attention_absorbed"],
             "inputs": f"x [{demo['n_tokens']}, {demo['d_model']}], q [{demo['n_tokens']}, {demo['n_heads']}, {demo['d_head']}], "
-                      "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1",
+                      "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1 (default_rng(seed)); "
+                      "for the rank comparison, independent per-head W_K, W_V standard normal / √d_model from "
+                      "default_rng(seed + 1); ranks by numpy.linalg.matrix_rank, singular values by numpy.linalg.svd",
             "seed": demo["seed"],
             "illustrative": "d = 4096, d_c = 512, 32 heads of 128 and the demo layer are round numbers, not a trained model",
         },

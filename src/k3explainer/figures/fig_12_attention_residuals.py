@@ -1,4 +1,6 @@
-"""FIG 12 · Plain residual shares vs attention-residual weights over the same earlier sources."""
+"""FIG 12 · Plain residual shares vs attention-residual weights over the same earlier sources, for a
+layer with 1 … n − 1 layers below it: the embedding plus l earlier outputs, so the plain residual's
+equal shares are 1/(l + 1) and shrink as l grows, while the softmax weights always sum to one."""
 import numpy as np
 
 from k3explainer.kernels import attention_residual, residual_shares, rms_norm
@@ -23,12 +25,11 @@ def build(params: dict, facts) -> dict:
     gamma = np.ones(d)  # RMSNorm weight at its initial value
     keys = rms_norm(sources, gamma)  # what the query is compared with (same norm the kernel applies)
     queries = np.stack([query_for(seed, i, d, scale) for i in range(n_queries + 1)])  # [n_queries + 1, d]
-    weights, scores = [], []
-    for w in queries:
-        _, alpha = attention_residual(sources, w, gamma)
-        weights.append(alpha)
-        scores.append(keys @ w)
-    shares = residual_shares(n - 1)  # embedding + (n − 1) layer outputs, each weight one
+    depths = list(range(1, n))  # layers below the reading layer: its sources are the embedding + l outputs
+    # weights[q][j]: the softmax over the first depths[j] + 1 sources for query q
+    weights = [[attention_residual(sources[: l + 1], w, gamma)[1] for l in depths] for w in queries]
+    scores = [keys @ w for w in queries]  # a source's score does not depend on how many others there are
+    shares = [residual_shares(l) for l in depths]  # embedding + l layer outputs, each weight one: 1/(l + 1)
     return {
         "labels": labels,
         "d": d,
@@ -38,8 +39,9 @@ def build(params: dict, facts) -> dict:
         "sources": sources,
         "queries": queries,
         "scores": np.array(scores),
-        "weights": np.array(weights),
-        "shares": shares,
+        "depths": depths,
+        "weights": weights,  # [query][depth index] → [l + 1]
+        "shares": shares,  # [depth index] → [l + 1]
         "k3_md": (
             "In K3: {{kimi_k3.attnres_blocks}}, each layer attending over the embedding and the block summaries; "
             "{{attnres.latency_overhead}}; a baseline needs about {{attnres.compute_advantage}} the training compute."
@@ -51,7 +53,8 @@ def build(params: dict, facts) -> dict:
                 "k3explainer.kernels.rms_norm",
             ],
             "facts": ["kimi_k3.attnres_blocks", "attnres.latency_overhead", "attnres.compute_advantage"],
-            "inputs": (f"sources [{n}, {d}] standard normal from default_rng({seed}); query 0 = zeros "
+            "inputs": (f"sources [{n}, {d}] standard normal from default_rng({seed}), of which a layer with l layers "
+                       "below reads the first l + 1; query 0 = zeros "
                        f"(initialisation), query i = {scale} × standard normal [{d}] from default_rng({seed} + i); "
                        "RMSNorm weight = ones; scores = RMSNorm(sources) · query"),
             "seed": seed,

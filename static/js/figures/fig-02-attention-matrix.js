@@ -2,116 +2,113 @@
  * every stage of its computation — query, visible keys, raw and scaled scores, mask, softmax
  * weights, the weights the same scores would get without the 1/√d_k scaling, the visible values
  * and the output — all computed at build time by causal_softmax_attention. */
-K3.register("fig-02-attention-matrix", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el;
-  var T = data.tokens.length;
-  var label = function (t) { return (t + 1) + " " + data.tokens[t]; };
-  var state = ctx.state.get();
-  var row = clampRow(state.row === undefined ? T - 1 : +state.row);
+  K3.register("fig-02-attention-matrix", {
+    state: function (data) {
+      var T = data.tokens.length;
+      return { row: K3.state.int(0, T - 1, T - 1) };
+    },
+    setup: function (mount, data, ctx) {
+      var W = window.K3W, el = W.el;
+      var label = function (t) { return (t + 1) + " " + data.tokens[t]; };
+      var dims = function (n) { return W.range(n, function (i) { return "d" + (i + 1); }); };
 
-  function clampRow(r) { return isFinite(r) ? Math.max(0, Math.min(T - 1, Math.round(r))) : T - 1; }
+      var chooser = W.choice({
+        label: "Query row",
+        options: data.tokens.map(function (tok, t) { return { value: t, text: tok, aria: "Query " + label(t) }; }),
+        value: ctx.get().row,
+        onChange: function (t, how) { ctx.set({ row: t }, how); },
+      });
+      var plot = el("div", { class: "f02-plot", role: "img", "data-sym": "att-softmax",
+        "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
 
-  var chooser = W.choice({
-    label: "Query row",
-    options: data.tokens.map(function (tok, t) { return { value: t, text: tok, aria: "Query " + label(t) }; }),
-    value: row,
-    onChange: function (t, how) { select(t, how); },
+      var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
+      var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
+      var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
+      var vView = W.matrix({ caption: "values v (visible rows)", cols: dims(data.d_v), rows: cols, digits: 2, sym: "att-v" });
+      var stages = W.matrix({
+        caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
+        rows: ["q·k", "× 1/√d", "+ mask", "softmax", "softmax, no 1/√d"],
+      });
+      var outView = W.matrix({ caption: "output Σ w·v", cols: dims(data.d_v), digits: 3, sym: "att-out" });
+      var sum = el("p", { class: "f02-sum" });
+      ["att-scores", "att-scale", "att-mask", "att-softmax", null].forEach(function (sym, i) {
+        var tr = stages.node.tBodies[0].rows[i];
+        if (sym) tr.setAttribute("data-sym", sym);
+        else tr.setAttribute("data-stage", "unscaled");  // a comparison, not a stage of the equation
+      });
+
+      mount.appendChild(el("div", { class: "f02" },
+        el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
+        el("div", { class: "f02-grid" },
+          el("div", { class: "f02-left" }, plot, kView.node),
+          el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
+            vView.node, outView.node))));
+
+      function paintPanel(row) {
+        var hidden = function (s) { return s > row; };
+        var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
+        qView.update([data.q[row]]);
+        var seen = function (m) { return m.map(function (x, s) { return hidden(s) ? x.map(function () { return "—"; }) : x; }); };
+        kView.update(seen(data.k), { masked: hidden });
+        vView.update(seen(data.v), { masked: hidden });
+        stages.update([
+          shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
+          shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"), shown(data.weights_unscaled[row], "0"),
+        ], {
+          masked: function (i, s) { return hidden(s); },
+          style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
+        });
+        outView.update([data.output[row]]);
+        sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
+          ", weights sum to " + W.fmt(data.row_sum[row], 3) + ". " + (row
+            ? "Largest weight " + W.fmt(data.max_weight[row], 2) + "; without the 1/√d scaling it would be " +
+              W.fmt(data.max_weight_unscaled[row], 2) + "."
+            : "A single visible key takes all the weight, with or without scaling.");
+      }
+
+      var css = W.css(mount);
+      function shapes(row) {
+        return [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: row - 0.5, y1: row + 0.5,
+          line: { color: css("--accent"), width: 3 }, fillcolor: "rgba(0,0,0,0)" }];
+      }
+      var view = {
+        render: function (s, prev) {
+          chooser.set(s.row);
+          paintPanel(s.row);
+          if (prev) Plotly.relayout(plot, { shapes: shapes(s.row) });
+        },
+        describe: function (prev, next) {
+          var row = next.row, best = data.argmax[row];
+          return "Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
+            "; the largest weight, " + W.fmt(data.max_weight[row], 2) + ", goes to " + label(best) +
+            (row ? " (" + W.fmt(data.max_weight_unscaled[row], 2) + " without the 1/√d scaling)." : ".");
+        },
+      };
+
+      var Plotly;
+      return ctx.plotly().then(function (P) {
+        Plotly = P;
+        var z = data.weights.map(function (r, t) { return r.map(function (w, s) { return s <= t ? w : null; }); });
+        return Plotly.newPlot(plot, [{
+          type: "heatmap", z: z, x: cols, y: cols, zmin: 0, zmax: 1, hoverongaps: false,
+          colorscale: [[0, css("--heat-lo")], [1, css("--heat-hi")]], showscale: false,
+          texttemplate: "%{z:.2f}", textfont: { size: 11 },
+          hovertemplate: "query %{y}<br>key %{x}<br>weight %{z:.3f}<extra></extra>",
+        }], W.chartLayout(mount, {
+          margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
+          xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false },
+          yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false },
+          shapes: shapes(ctx.get().row),
+        }), { displayModeBar: false, responsive: true });
+      }).then(function () {
+        /* hovering along the heatmap is one continuous gesture (one history entry) until the pointer leaves it */
+        plot.on("plotly_hover", function (ev) { ctx.set({ row: ev.points[0].pointIndex[0] }, "input"); });
+        plot.on("plotly_click", function (ev) { ctx.set({ row: ev.points[0].pointIndex[0] }, "click"); });
+        ctx.on(plot, "pointerleave", ctx.end);
+        return view;
+      });
+    },
   });
-  var plot = el("div", { class: "f02-plot", role: "img", "data-sym": "att-softmax",
-    "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
-
-  var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
-  var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
-  var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
-  var vView = W.matrix({ caption: "values v (visible rows)", cols: dims(data.d_v), rows: cols, digits: 2, sym: "att-v" });
-  var stages = W.matrix({
-    caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
-    rows: ["q·k", "× 1/√d", "+ mask", "softmax", "softmax, no 1/√d"],
-  });
-  var outView = W.matrix({ caption: "output Σ w·v", cols: dims(data.d_v), digits: 3, sym: "att-out" });
-  var sum = el("p", { class: "f02-sum" });
-  ["att-scores", "att-scale", "att-mask", "att-softmax", null].forEach(function (sym, i) {
-    var tr = stages.node.tBodies[0].rows[i];
-    if (sym) tr.setAttribute("data-sym", sym);
-    else tr.setAttribute("data-stage", "unscaled");  // a comparison, not a stage of the equation
-  });
-
-  mount.appendChild(el("div", { class: "f02" },
-    el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
-    el("div", { class: "f02-grid" },
-      el("div", { class: "f02-left" }, plot, kView.node),
-      el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
-        vView.node, outView.node))));
-
-  function dims(n) { var a = []; for (var i = 0; i < n; i++) a.push("d" + (i + 1)); return a; }
-
-  function paintPanel() {
-    var hidden = function (s) { return s > row; };
-    var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
-    qView.update([data.q[row]]);
-    var seen = function (m) { return m.map(function (x, s) { return hidden(s) ? x.map(function () { return "—"; }) : x; }); };
-    kView.update(seen(data.k), { masked: hidden });
-    vView.update(seen(data.v), { masked: hidden });
-    stages.update([
-      shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
-      shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"), shown(data.weights_unscaled[row], "0"),
-    ], {
-      masked: function (i, s) { return hidden(s); },
-      style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
-    });
-    outView.update([data.output[row]]);
-    sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
-      ", weights sum to " + W.fmt(data.row_sum[row], 3) + ". " + (row
-        ? "Largest weight " + W.fmt(data.max_weight[row], 2) + "; without the 1/√d scaling it would be " +
-          W.fmt(data.max_weight_unscaled[row], 2) + "."
-        : "A single visible key takes all the weight, with or without scaling.");
-  }
-
-  function narrate() {
-    var best = data.argmax[row];
-    ctx.narrate("Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
-      "; the largest weight, " + W.fmt(data.max_weight[row], 2) + ", goes to " + label(best) +
-      (row ? " (" + W.fmt(data.max_weight_unscaled[row], 2) + " without the 1/√d scaling)." : "."));
-  }
-
-  var Plotly;
-  function shapes() {
-    return [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: row - 0.5, y1: row + 0.5,
-      line: { color: css("--accent"), width: 3 }, fillcolor: "rgba(0,0,0,0)" }];
-  }
-  function select(t, how) {
-    t = clampRow(t);
-    if (t === row && how !== "restore") return;
-    row = t;
-    chooser.set(row);
-    paintPanel();
-    narrate();
-    if (Plotly) Plotly.relayout(plot, { shapes: shapes() });
-    if (how !== "restore") ctx.state.set({ row: row }, { push: how === "click" || how === "key" });
-  }
-  var css = W.css(mount);
-
-  paintPanel();
-  narrate();
-  return ctx.plotly().then(function (P) {
-    Plotly = P;
-    var z = data.weights.map(function (r, t) { return r.map(function (w, s) { return s <= t ? w : null; }); });
-    return Plotly.newPlot(plot, [{
-      type: "heatmap", z: z, x: cols, y: cols, zmin: 0, zmax: 1, hoverongaps: false,
-      colorscale: [[0, css("--heat-lo")], [1, css("--heat-hi")]], showscale: false,
-      texttemplate: "%{z:.2f}", textfont: { size: 11 },
-      hovertemplate: "query %{y}<br>key %{x}<br>weight %{z:.3f}<extra></extra>",
-    }], W.chartLayout(mount, {
-      margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
-      xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false },
-      yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false },
-      shapes: shapes(),
-    }), { displayModeBar: false, responsive: true }).then(function () {
-      plot.on("plotly_hover", function (ev) { select(ev.points[0].pointIndex[0], "hover"); });
-      plot.on("plotly_click", function (ev) { select(ev.points[0].pointIndex[0], "click"); });
-    });
-  }).then(function () {
-    return { restore: function (s) { select(s.row === undefined ? T - 1 : +s.row, "restore"); } };
-  });
-});
+})();

@@ -3,201 +3,199 @@
  * reads and writes; the new token's output through the cache is shown beside the full causal
  * pass's row. A switch swaps the cache for linear attention's fixed d×d state. All numbers come
  * from decode_with_kv_cache / causal_softmax_attention / mechanism_costs at build time. */
-K3.register("fig-04-kv-cache", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el;
-  var T = data.tokens.length, P = data.n_prompt, D = data.D;
-  var COUNT = data.steps.length + 1;  // position 0: nothing processed yet; 1: prefill; 2…: decode steps
-  var s0 = ctx.state.get();
-  var pos = clampPos(+s0.step || 0);
-  var fixed = s0.state === "fixed";
-
-  function clampPos(i) { return isFinite(i) ? Math.max(0, Math.min(COUNT - 1, Math.round(i))) : 0; }
-  function els(tag, attrs, kids) { return el.apply(null, [tag, attrs].concat(kids)); }
-  function dims(n, p) { var a = []; for (var i = 0; i < n; i++) a.push(p + (i + 1)); return a; }
-  function step() { return pos ? data.steps[pos - 1] : null; }
-
-  /* ---- controls ---- */
-  var prefillBtn = el("button", { type: "button", class: "k3-btn f04-prefill", text: "Prefill",
-    on: { click: function () { go(1, "click"); } } });
-  var stepper = W.stepper({
-    label: "Decode steps", count: COUNT, value: pos, play: true,
-    format: function (i) {
-      return i === 0 ? "not started" : i === 1 ? "prefill · " + P + " tokens" : "decode step " + (i - 1) + " of " + (COUNT - 2);
+  K3.register("fig-04-kv-cache", {
+    state: function (data) {
+      // position 0: nothing processed yet; 1: prefill; 2…: decode steps
+      return { step: K3.state.int(0, data.steps.length, 0), state: K3.state.oneOf(["cache", "fixed"], "cache") };
     },
-    onChange: function (i, how) { go(i, how); },
-  });
-  var toggle = el("button", { type: "button", class: "k3-btn f04-switch", role: "switch", "aria-checked": "false",
-    "aria-keyshortcuts": "S", on: { click: function () { setFixed(!fixed, "click"); } } },
-    el("span", { class: "f04-knob", "aria-hidden": "true" }), "Fixed-size state (§05)");
+    setup: function (mount, data, ctx) {
+      var W = window.K3W, el = W.el;
+      var P = data.n_prompt, D = data.D;
+      var COUNT = data.steps.length + 1;
 
-  /* ---- tokens ---- */
-  var chips = data.tokens.map(function (tok, t) {
-    return el("li", { class: "f04-tok" + (t < P ? " is-prompt" : " is-gen") },
-      el("span", { class: "f04-tok-pos k3-num", text: String(t + 1) }), el("span", { class: "f04-tok-text" }));
-  });
-  var strip = el("div", { class: "f04-strip" },
-    els("ol", { class: "f04-tokens", "aria-label": "Tokens: the prompt, then the decoded continuation" }, chips),
-    el("span", { class: "f04-illus" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " continuation"));
+      function els(tag, attrs, kids) { return el.apply(null, [tag, attrs].concat(kids)); }
+      function dims(n, p) { return W.range(n, function (i) { return p + (i + 1); }); }
+      function flip(how) { ctx.set({ state: ctx.get().state === "fixed" ? "cache" : "fixed" }, how); }
 
-  /* ---- memory: K and V caches, or the fixed state ---- */
-  var cols = data.tokens.map(function (tok, t) { return String(t + 1); });
-  var kView = W.matrix({ caption: "K cache · one column per token", rows: dims(D, "k"), cols: cols, digits: 2, sym: "kv-cache" });
-  var vView = W.matrix({ caption: "V cache · one column per token", rows: dims(D, "v"), cols: cols, digits: 2, sym: "kv-cache" });
-  var sView = W.matrix({ caption: "state S = φ(K)ᵀV · " + D + " × " + D + ", the same size at every step",
-    rows: dims(D, "k"), cols: dims(D, "v"), digits: 2, sym: "kv-cache" });
-  var cacheBox = el("div", { class: "f04-cache" }, el("div", { class: "k3-scroll" }, kView.node), el("div", { class: "k3-scroll" }, vView.node));
-  var stateBox = el("div", { class: "f04-state" }, el("div", { class: "k3-scroll" }, sView.node),
-    el("p", { class: "f04-note", text: "Linear attention (§05) folds every token into this one matrix instead of keeping its key and value." }));
+      /* ---- controls ---- */
+      var prefillBtn = el("button", { type: "button", class: "k3-btn f04-prefill", text: "Prefill",
+        on: { click: function () { ctx.set({ step: 1 }, "click"); } } });
+      var stepper = W.stepper({
+        label: "Decode steps", count: COUNT, value: ctx.get().step, play: true,
+        format: function (i) {
+          return i === 0 ? "not started" : i === 1 ? "prefill · " + P + " tokens" : "decode step " + (i - 1) + " of " + (COUNT - 2);
+        },
+        onChange: function (i, how) { ctx.set({ step: i }, how); },
+      });
+      // playing is one gesture (one history entry); pressing Play or Pause ends the one before
+      var playBtn = stepper.node.querySelector("[aria-pressed]");
+      playBtn.addEventListener("click", ctx.end, true);
+      var toggle = el("button", { type: "button", class: "k3-btn f04-switch", role: "switch", "aria-checked": "false",
+        "aria-keyshortcuts": "S", on: { click: function () { flip("click"); } } },
+        el("span", { class: "f04-knob", "aria-hidden": "true" }), "Fixed-size state (§05)");
 
-  /* ---- counters ---- */
-  function counter(key, sym, label) {
-    var val = el("span", { class: "f04-val k3-num", "data-value": key });
-    var sub = el("span", { class: "f04-sub" });
-    var node = el("div", { class: "f04-counter", "data-sym": sym, tabindex: 0 }, el("span", { class: "f04-clabel", text: label }), val, sub);
-    return { node: node, val: val, sub: sub };
-  }
-  var cN = counter("n", null, "tokens in context");
-  var cKept = counter("kept", "kv-cache", "memory kept");
-  var cReads = counter("reads", "kv-reads", "this step reads");
-  var cWrites = counter("writes", "kv-writes", "this step writes");
-  var counters = el("div", { class: "f04-counters" }, cN.node, cKept.node, cReads.node, cWrites.node);
+      /* ---- tokens ---- */
+      var chips = data.tokens.map(function (tok, t) {
+        return el("li", { class: "f04-tok" + (t < P ? " is-prompt" : " is-gen") },
+          el("span", { class: "f04-tok-pos k3-num", text: String(t + 1) }), el("span", { class: "f04-tok-text" }));
+      });
+      var strip = el("div", { class: "f04-strip" },
+        els("ol", { class: "f04-tokens", "aria-label": "Tokens: the prompt, then the decoded continuation" }, chips),
+        el("span", { class: "f04-illus" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " continuation"));
 
-  /* memory per step: cache bars grow, the fixed state is a flat line */
-  var CH = 70, BW = 22, GAP = 6, X0 = 4;
-  var maxKept = data.steps.reduce(function (m, s) { return Math.max(m, s.cache, s.state.kept); }, 1);
-  function svg(tag, attrs) { return el("svg:" + tag, attrs); }
-  var bars = data.steps.map(function (s, j) {
-    var h = CH * s.cache / maxKept;
-    return svg("rect", { x: X0 + j * (BW + GAP), y: CH - h + 4, width: BW, height: h, class: "f04-bar" });
-  });
-  var yState = CH - CH * data.steps[0].state.kept / maxKept + 4;
-  var chartW = X0 + data.steps.length * (BW + GAP);
-  var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (CH + 8), class: "f04-chart", role: "img",
-    "aria-label": "Memory kept after each step: the cache bars grow by the same amount per token; the state line stays flat." });
-  bars.forEach(function (b) { chart.appendChild(b); });
-  chart.appendChild(svg("line", { x1: 0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
-  var chartBox = el("figure", { class: "f04-chartbox" }, chart,
-    el("figcaption", { class: "f04-legend" }, el("span", { class: "f04-sw f04-sw-cache" }), "KV cache per step ",
-      el("span", { class: "f04-sw f04-sw-state" }), "fixed state"));
+      /* ---- memory: K and V caches, or the fixed state ---- */
+      var cols = data.tokens.map(function (tok, t) { return String(t + 1); });
+      var kView = W.matrix({ caption: "K cache · one column per token", rows: dims(D, "k"), cols: cols, digits: 2, sym: "kv-cache" });
+      var vView = W.matrix({ caption: "V cache · one column per token", rows: dims(D, "v"), cols: cols, digits: 2, sym: "kv-cache" });
+      var sView = W.matrix({ caption: "state S = φ(K)ᵀV · " + D + " × " + D + ", the same size at every step",
+        rows: dims(D, "k"), cols: dims(D, "v"), digits: 2, sym: "kv-cache" });
+      var cacheBox = el("div", { class: "f04-cache" }, el("div", { class: "k3-scroll" }, kView.node), el("div", { class: "k3-scroll" }, vView.node));
+      var stateBox = el("div", { class: "f04-state" }, el("div", { class: "k3-scroll" }, sView.node),
+        el("p", { class: "f04-note", text: "Linear attention (§05) folds every token into this one matrix instead of keeping its key and value." }));
 
-  /* ---- the new token's output: through the cache = the full causal pass ---- */
-  var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });
-  outs.node.tBodies[0].rows[0].setAttribute("data-out", "cached");
-  outs.node.tBodies[0].rows[1].setAttribute("data-out", "full");
-  var eqTitle = el("p", { class: "f04-eq-title" });
-  var eqDiff = el("p", { class: "f04-eq-diff k3-num" });
-  var eq = el("div", { class: "f04-eq" }, eqTitle, el("div", { class: "k3-scroll" }, outs.node), eqDiff);
+      /* ---- counters ---- */
+      function counter(key, sym, label) {
+        var val = el("span", { class: "f04-val k3-num", "data-value": key });
+        var sub = el("span", { class: "f04-sub" });
+        var node = el("div", { class: "f04-counter", "data-sym": sym, tabindex: 0 }, el("span", { class: "f04-clabel", text: label }), val, sub);
+        return { node: node, val: val, sub: sub };
+      }
+      var cN = counter("n", null, "tokens in context");
+      var cKept = counter("kept", "kv-cache", "memory kept");
+      var cReads = counter("reads", "kv-reads", "this step reads");
+      var cWrites = counter("writes", "kv-writes", "this step writes");
+      var counters = el("div", { class: "f04-counters" }, cN.node, cKept.node, cReads.node, cWrites.node);
 
-  mount.appendChild(el("div", { class: "f04" },
-    el("div", { class: "f04-controls" }, prefillBtn, stepper.node, toggle),
-    strip,
-    el("div", { class: "f04-grid" },
-      el("div", { class: "f04-memory" }, cacheBox, stateBox),
-      el("div", { class: "f04-side" }, counters, chartBox, eq))));
-  mount.addEventListener("keydown", function (e) {  // S toggles the state view from anywhere in the figure
-    if ((e.key === "s" || e.key === "S") && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); setFixed(!fixed, "key"); }
-  });
+      /* memory per step: cache bars grow, the fixed state is a flat line */
+      var CH = 70, BW = 22, GAP = 6, X0 = 4;
+      var maxKept = data.steps.reduce(function (m, s) { return Math.max(m, s.cache, s.state.kept); }, 1);
+      function svg(tag, attrs) { return el("svg:" + tag, attrs); }
+      var bars = data.steps.map(function (s, j) {
+        var h = CH * s.cache / maxKept;
+        return svg("rect", { x: X0 + j * (BW + GAP), y: CH - h + 4, width: BW, height: h, class: "f04-bar" });
+      });
+      var yState = CH - CH * data.steps[0].state.kept / maxKept + 4;
+      var chartW = X0 + data.steps.length * (BW + GAP);
+      var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (CH + 8), class: "f04-chart", role: "img",
+        "aria-label": "Memory kept after each step: the cache bars grow by the same amount per token; the state line stays flat." });
+      bars.forEach(function (b) { chart.appendChild(b); });
+      chart.appendChild(svg("line", { x1: 0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
+      var chartBox = el("figure", { class: "f04-chartbox" }, chart,
+        el("figcaption", { class: "f04-legend" }, el("span", { class: "f04-sw f04-sw-cache" }), "KV cache per step ",
+          el("span", { class: "f04-sw f04-sw-state" }), "fixed state"));
 
-  /* ---- paint ---- */
-  function kvRows(m, n) {  // [T, D] → D rows of T columns, columns beyond the cache blank
-    return dims(D, "").map(function (_, i) { return m.map(function (row, t) { return t < n ? row[i] : "·"; }); });
-  }
-  /* on a narrow screen the cache scrolls sideways: keep the newest column in view */
-  function reveal(scroller, cell) {
-    var right = cell.offsetLeft + cell.offsetWidth - scroller.clientWidth + 8;
-    scroller.scrollLeft = right > 0 ? right : 0;
-  }
-  function paint() {
-    var s = step(), n = s ? s.n : 0, fresh = function (t) { return s && (s.kind === "prefill" ? t < n : t === n - 1); };
-    chips.forEach(function (c, t) {
-      var shown = t < P || t < n;
-      c.lastChild.textContent = shown ? data.tokens[t] : "?";
-      c.classList.toggle("is-pending", !shown);
-      c.classList.toggle("is-cached", t < n);
-      c.classList.toggle("is-new", !!fresh(t));
-    });
-    var marks = { masked: function (i, t) { return t >= n; }, changed: function (i, t) { return !!fresh(t); } };
-    kView.update(kvRows(data.k, n), marks);
-    vView.update(kvRows(data.v, n), marks);
-    sView.update(s ? s.state.S : dims(D, "").map(function () { return dims(D, "").map(function () { return 0; }); }),
-      {});
-    if (n) [kView, vView].forEach(function (m) { reveal(m.node.parentNode, m.cells[0][n - 1]); });
-    cacheBox.hidden = fixed;
-    stateBox.hidden = !fixed;
-    toggle.setAttribute("aria-checked", String(fixed));
-    prefillBtn.disabled = pos >= 1;
+      /* ---- the new token's output: through the cache = the full causal pass ---- */
+      var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });
+      outs.node.tBodies[0].rows[0].setAttribute("data-out", "cached");
+      outs.node.tBodies[0].rows[1].setAttribute("data-out", "full");
+      var eqTitle = el("p", { class: "f04-eq-title" });
+      var eqDiff = el("p", { class: "f04-eq-diff k3-num" });
+      var eq = el("div", { class: "f04-eq" }, eqTitle, el("div", { class: "k3-scroll" }, outs.node), eqDiff);
 
-    var mem = fixed ? (s ? s.state : { kept: data.steps[0].state.kept, reads: 0, writes: 0 }) : (s || { cache: 0, reads: 0, writes: 0 });
-    cN.val.textContent = W.int(n);
-    cN.sub.textContent = !s ? "press Prefill" : s.kind === "prefill" ? "the prompt, in one pass" : "prompt + " + (n - P) + " decoded";
-    cKept.val.textContent = W.int(fixed ? mem.kept : mem.cache);
-    cKept.sub.textContent = fixed ? "state elements (D × D), constant" : "cache elements, 2·N·D";
-    cReads.val.textContent = W.int(mem.reads);
-    cReads.sub.textContent = fixed ? "the whole state" : s && s.kind === "prefill" ? "no cache yet: k, v computed fresh" : "all cached K and V, 2·N·D";
-    cWrites.val.textContent = W.int(mem.writes);
-    cWrites.sub.textContent = fixed ? "the whole state, rewritten" : s && s.kind === "prefill" ? "every prompt column, 2·N·D" : "one K and one V column, 2·D";
+      mount.appendChild(el("div", { class: "f04" },
+        el("div", { class: "f04-controls" }, prefillBtn, stepper.node, toggle),
+        strip,
+        el("div", { class: "f04-grid" },
+          el("div", { class: "f04-memory" }, cacheBox, stateBox),
+          el("div", { class: "f04-side" }, counters, chartBox, eq))));
+      ctx.on(mount, "keydown", function (e) {  // S toggles the state view from anywhere in the figure
+        if ((e.key === "s" || e.key === "S") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          e.preventDefault();
+          flip("key");
+        }
+      });
 
-    bars.forEach(function (b, j) { b.setAttribute("class", "f04-bar" + (j < pos ? " is-done" : "") + (j === pos - 1 ? " is-now" : "")); });
-    chart.classList.toggle("is-fixed", fixed);
+      /* ---- paint ---- */
+      function kvRows(m, n) {  // [T, D] → D rows of T columns, columns beyond the cache blank
+        return dims(D, "").map(function (_, i) { return m.map(function (row, t) { return t < n ? row[i] : "·"; }); });
+      }
+      /* on a narrow screen the cache scrolls sideways: keep the newest column in view */
+      function reveal(scroller, cell) {
+        var right = cell.offsetLeft + cell.offsetWidth - scroller.clientWidth + 8;
+        scroller.scrollLeft = right > 0 ? right : 0;
+      }
+      function paint(pos, fixed) {
+        var s = pos ? data.steps[pos - 1] : null, n = s ? s.n : 0, fresh = function (t) { return s && (s.kind === "prefill" ? t < n : t === n - 1); };
+        chips.forEach(function (c, t) {
+          var shown = t < P || t < n;
+          c.lastChild.textContent = shown ? data.tokens[t] : "?";
+          c.classList.toggle("is-pending", !shown);
+          c.classList.toggle("is-cached", t < n);
+          c.classList.toggle("is-new", !!fresh(t));
+        });
+        var marks = { masked: function (i, t) { return t >= n; }, changed: function (i, t) { return !!fresh(t); } };
+        kView.update(kvRows(data.k, n), marks);
+        vView.update(kvRows(data.v, n), marks);
+        sView.update(s ? s.state.S : dims(D, "").map(function () { return dims(D, "").map(function () { return 0; }); }),
+          {});
+        if (n) [kView, vView].forEach(function (m) { reveal(m.node.parentNode, m.cells[0][n - 1]); });
+        cacheBox.hidden = fixed;
+        stateBox.hidden = !fixed;
+        toggle.setAttribute("aria-checked", String(fixed));
+        prefillBtn.disabled = pos >= 1;
 
-    eq.hidden = !s;
-    if (s) {
-      var t = s.token;
-      eqTitle.textContent = (s.kind === "prefill" ? "Last prompt token" : "New token") + " “" + data.tokens[t] + "” (position " + (t + 1) + "): output";
-      /* the prefill's output comes from its own causal pass over the prompt, not through a cache */
-      outs.node.tBodies[0].rows[0].cells[0].textContent = s.kind === "prefill" ? "prefill pass" : "via the cache";
-      outs.update([s.cached_out, s.full_out]);
-      eqDiff.textContent = "largest difference: " + s.max_diff.toExponential(1).replace("-", "\u2212");
-    }
-  }
-  function narrate() {
-    var s = step();
-    if (!s) { ctx.narrate("Nothing processed yet: the cache is empty."); return; }
-    var head = s.kind === "prefill" ? "Prefill: " + P + " prompt tokens in one pass" : "Decode step " + (pos - 1) + ": “" + data.tokens[s.token] + "” appended";
-    var memory = fixed
-      ? "fixed state holds " + W.int(s.state.kept) + " elements; the step reads " + W.int(s.state.reads) + " and writes " + W.int(s.state.writes)
-      : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
-    ctx.narrate(head + "; " + memory + "; the " + (s.kind === "prefill" ? "prefill" : "cached") +
-      " output matches the full pass to rounding error (largest difference " + s.max_diff.toExponential(1) + ").");
-  }
+        var mem = fixed ? (s ? s.state : { kept: data.steps[0].state.kept, reads: 0, writes: 0 }) : (s || { cache: 0, reads: 0, writes: 0 });
+        cN.val.textContent = W.int(n);
+        cN.sub.textContent = !s ? "press Prefill" : s.kind === "prefill" ? "the prompt, in one pass" : "prompt + " + (n - P) + " decoded";
+        cKept.val.textContent = W.int(fixed ? mem.kept : mem.cache);
+        cKept.sub.textContent = fixed ? "state elements (D × D), constant" : "cache elements, 2·N·D";
+        cReads.val.textContent = W.int(mem.reads);
+        cReads.sub.textContent = fixed ? "the whole state" : s && s.kind === "prefill" ? "no cache yet: k, v computed fresh" : "all cached K and V, 2·N·D";
+        cWrites.val.textContent = W.int(mem.writes);
+        cWrites.sub.textContent = fixed ? "the whole state, rewritten" : s && s.kind === "prefill" ? "every prompt column, 2·N·D" : "one K and one V column, 2·D";
 
-  function go(i, how) {
-    i = clampPos(i);
-    if (i === pos && how !== "restore") return;
-    pos = i;
-    stepper.set(pos);
-    paint();
-    narrate();
-    if (how === "play" && pos >= COUNT - 1) stepper.stop();
-    if (how === "key" || how === "click") keepFocus();
-    if (how !== "restore") save(how !== "play");
-  }
-  function setFixed(v, how) {
-    fixed = v;
-    paint();
-    narrate();
-    if (how !== "restore") save(true);
-  }
-  /* the button just pressed may have become disabled (▶ at the end, Prefill once done): keep the
-   * keyboard user inside the stepper instead of dropping focus to the page */
-  function keepFocus() {
-    var a = document.activeElement;
-    if (a && a !== document.body && !a.disabled) return;
-    var b = stepper.node.querySelector("button:not(:disabled)");
-    if (b) b.focus();
-  }
-  function save(push) { ctx.state.set({ step: pos || null, state: fixed ? "fixed" : null }, { push: push }); }
+        bars.forEach(function (b, j) { b.setAttribute("class", "f04-bar" + (j < pos ? " is-done" : "") + (j === pos - 1 ? " is-now" : "")); });
+        chart.classList.toggle("is-fixed", fixed);
 
-  if (ctx.reducedMotion()) mount.classList.add("f04-still");
-  paint();
-  narrate();
-  return {
-    restore: function (st) {
-      stepper.stop();
-      fixed = st.state === "fixed";
-      go(+st.step || 0, "restore");
-      paint();
+        eq.hidden = !s;
+        if (s) {
+          var t = s.token;
+          eqTitle.textContent = (s.kind === "prefill" ? "Last prompt token" : "New token") + " “" + data.tokens[t] + "” (position " + (t + 1) + "): output";
+          /* the prefill's output comes from its own causal pass over the prompt, not through a cache */
+          outs.node.tBodies[0].rows[0].cells[0].textContent = s.kind === "prefill" ? "prefill pass" : "via the cache";
+          outs.update([s.cached_out, s.full_out]);
+          eqDiff.textContent = "largest difference: " + s.max_diff.toExponential(1).replace("-", "\u2212");
+        }
+      }
+      function describe(pos, fixed) {
+        var s = pos ? data.steps[pos - 1] : null;
+        if (!s) return "Nothing processed yet: the cache is empty.";
+        var head = s.kind === "prefill" ? "Prefill: " + P + " prompt tokens in one pass" : "Decode step " + (pos - 1) + ": “" + data.tokens[s.token] + "” appended";
+        var memory = fixed
+          ? "fixed state holds " + W.int(s.state.kept) + " elements; the step reads " + W.int(s.state.reads) + " and writes " + W.int(s.state.writes)
+          : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
+        return head + "; " + memory + "; the " + (s.kind === "prefill" ? "prefill" : "cached") +
+          " output matches the full pass to rounding error (largest difference " + s.max_diff.toExponential(1) + ").";
+      }
+      /* the button just pressed may have become disabled (▶ at the end, Prefill once done): keep the
+       * keyboard user inside the stepper instead of dropping focus to the page */
+      function keepFocus() {
+        var a = document.activeElement;
+        if (a && a !== document.body && !a.disabled) return;
+        var b = stepper.node.querySelector("button:not(:disabled)");
+        if (b) b.focus();
+      }
+      function pause() {  // off-screen, or the last step reached: stop playing and end its gesture
+        if (playBtn.getAttribute("aria-pressed") !== "true") return;
+        stepper.stop();
+        ctx.end();
+      }
+
+      if (ctx.reducedMotion()) mount.classList.add("f04-still");
+      return {
+        render: function (st, prev, how) {
+          var fixed = st.state === "fixed";
+          if (how === "restore") stepper.stop();
+          stepper.set(st.step);
+          paint(st.step, fixed);
+          if (how === "play" && st.step >= COUNT - 1) pause();
+          if (how === "key" || how === "click") keepFocus();
+        },
+        describe: function (prev, next) { return describe(next.step, next.state === "fixed"); },
+        pause: pause,
+      };
     },
-  };
-});
+  });
+})();

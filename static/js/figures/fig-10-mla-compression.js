@@ -1,7 +1,10 @@
 /* FIG 10 · MLA cache compression: per-token K/V stacks (one key and one value per head) collapse
  * into one latent row c_t; the up-projections W_UK / W_UV rebuild a token's keys and values at
- * attention time. Readouts: cache per token for MHA/GQA/MQA/MLA and the output of one query
- * computed three ways (reconstructed K/V, naive MLA, absorbed MLA). All numbers from the build. */
+ * attention time. Readouts: cache per token for MHA/GQA/MQA/MLA; the output of one query computed
+ * three ways (ordinary attention on rebuilt K/V, the MLA kernel's naive path, the absorbed form),
+ * which agree because they are one computation in different orders; and what MLA gives up: the
+ * rank of all heads' keys side by side, at most d_c, against independent per-head projections.
+ * All numbers from the build. */
 K3.register("fig-10-mla-compression", function (mount, data, ctx) {
   "use strict";
   var W = window.K3W, el = W.el, demo = data.demo;
@@ -81,11 +84,32 @@ K3.register("fig-10-mla-compression", function (mount, data, ctx) {
   /* ---- the equality check for the selected query ---- */
   var outCols = [];
   for (h = 0; h < H; h++) for (var d = 0; d < demo.d; d++) outCols.push("h" + (h + 1) + " d" + (d + 1));
-  var forms = [["recon", "rebuilt K, V"], ["naive", "via latent"], ["absorbed", "absorbed"]];
+  var forms = [["recon", "rebuilt K, V"], ["naive", "MLA, naive"], ["absorbed", "absorbed"]];
   var outView = W.matrix({ caption: "output o_t", rows: forms.map(function (f) { return f[1]; }), cols: outCols, digits: 4, corner: "form" });
-  var formsNote = el("p", { class: "f10-forms", text: "rebuilt K, V: up-project every cached latent, then attend; via latent: " +
-    "mla_attention_naive; absorbed: W_UK folded into the query, W_UV applied after the weighted sum." });
+  var formsNote = el("p", { class: "f10-forms", text: "rebuilt K, V: up-project every cached latent to keys and values, " +
+    "then ordinary attention per head; MLA, naive: the MLA kernel doing the same inside; absorbed: W_UK folded into the " +
+    "query, scores and the weighted sum taken over the latents, W_UV applied once after, so keys and values are never formed." });
   var diff = el("p", { class: "f10-diff" });
+
+  /* ---- the price: one shared subspace for every head's keys and values ---- */
+  var sub = demo.subspace;
+  var kNames = range(H, function (h) { return "k" + (h + 1); }).join(" ");
+  var svView = W.matrix({ caption: "singular values of [" + kNames + "] over " + sub.tokens + " tokens",
+    rows: ["MLA", "independent W_K"], cols: range(sub.sv_keys.mla.length, function (i) { return "σ" + (i + 1); }),
+    digits: 3, corner: "keys from" });
+  svView.update([sub.sv_keys.mla, sub.sv_keys.independent]);
+  function num(attr, v) { var a = { class: "k3-num" }; a["data-rank"] = attr; a.text = String(v); return el("span", a); }
+  var price = el("div", { class: "f10-price" },
+    el("p", { class: "k3-label", text: "What the shared latent costs" }),
+    el("div", { class: "f10-price-grid" }, el("div", {}, el("p", { class: "f10-exact", text: "Equal outputs show that re-ordering the computation is exact. They do not show that " +
+      "MLA is multi-head attention with a smaller cache." }),
+    el("p", { class: "f10-rank" }, "Rank of all heads' keys side by side, [" + kNames + "]: MLA ", num("mla-keys", sub.rank.mla.keys),
+      ", never more than d_c = ", num("d_c", sub.d_c), "; independent per-head projections of the same inputs, as in " +
+      "multi-head attention: ", num("independent-keys", sub.rank.independent.keys), " of a possible h·d_h = ", num("hd", sub.hd),
+      ". Values: ", num("mla-values", sub.rank.mla.values), " against ", num("independent-values", sub.rank.independent.values),
+      ". MLA's keys and values together still have rank ", num("mla-kv", sub.rank_kv_mla),
+      ": every head reads the same few latent numbers per token, so the heads cannot vary independently.")),
+    el("div", { class: "k3-scroll" }, svView.node)));
   var k3 = el("p", { class: "f10-k3" });
   k3.innerHTML = data.k3_html;
 
@@ -94,7 +118,8 @@ K3.register("fig-10-mla-compression", function (mount, data, ctx) {
     el("div", { class: "f10-grid" },
       el("div", { class: "f10-left" }, cacheNote, cache, up),
       el("div", { class: "f10-right" }, el("div", { class: "k3-scroll" }, sizes), source,
-        el("div", { class: "k3-scroll" }, outView.node), formsNote, diff, k3))));
+        el("div", { class: "k3-scroll" }, outView.node), formsNote, diff, k3)),
+    price));
   if (ctx.reducedMotion()) cache.classList.add("f10-still");
 
   function paintCompressed() {
@@ -121,7 +146,7 @@ K3.register("fig-10-mla-compression", function (mount, data, ctx) {
     diff.appendChild(el("span", { class: "k3-num", "data-diff": "naive", text: sci(demo.max_diff.naive[row]) }));
     diff.appendChild(document.createTextNode(", absorbed "));
     diff.appendChild(el("span", { class: "k3-num", "data-diff": "absorbed", text: sci(demo.max_diff.absorbed[row]) }));
-    diff.appendChild(document.createTextNode(" (rounding)."));
+    diff.appendChild(document.createTextNode(" (floating-point rounding)."));
   }
   function narrateRow() {
     ctx.narrate("Query t" + (row + 1) + ": latent c = " + demo.latents[row].map(function (v) { return W.fmt(v, 3); }).join(", ") +

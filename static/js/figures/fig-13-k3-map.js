@@ -2,25 +2,36 @@
  * feed-forward of every layer over the attention-residual blocks → output head), components
  * that open an explanation panel, and SiTU vs SiLU from the kernels (Plotly). Layer kinds,
  * counts and curves come from the builder (hybrid_layout, k3_derived, situ, silu). */
-K3.register("fig-13-k3-map", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el;
-  var S = data.stack, comps = data.components, sx = data.situ;
-  var byId = {};
-  comps.forEach(function (c, i) { byId[c.id] = i; });
-  var st = ctx.state.get();
-  var sel = st.c in byId ? st.c : null;
-  var xi = clampX(st.x === undefined ? defaultX() : +st.x);
+  var NONE = "none";  // no component open
 
-  function clampX(i) { return isFinite(i) ? Math.max(0, Math.min(sx.x.length - 1, Math.round(i))) : defaultX(); }
-  function defaultX() {  // start where the curves have visibly parted: the sample nearest g = β
+  function defaultX(sx) {  // start where the curves have visibly parted: the sample nearest g = β
     var best = 0;
     sx.x.forEach(function (x, i) { if (Math.abs(x - sx.beta) < Math.abs(sx.x[best] - sx.beta)) best = i; });
     return best;
   }
-  function sectionTitle(id) {
-    var h = document.querySelector("#" + CSS.escape(id) + " h2");
-    return h ? h.textContent.trim() : id;
+
+  K3.register("fig-13-k3-map", {
+    state: function (data) {
+      return {
+        c: K3.state.oneOf([NONE].concat(data.components.map(function (c) { return c.id; })), NONE),
+        x: K3.state.int(0, data.situ.x.length - 1, defaultX(data.situ)),
+      };
+    },
+    setup: setup,
+  });
+
+  function setup(mount, data, ctx) {
+    var W = window.K3W, el = W.el;
+    var S = data.stack, comps = data.components, sx = data.situ;
+    var byId = {};
+    comps.forEach(function (c, i) { byId[c.id] = i; });
+    function sel() { var c = ctx.get().c; return c === NONE ? null : c; }
+    function open(id, how) { ctx.set({ c: id || NONE }, how); }
+    function sectionTitle(id) {
+      var h = document.querySelector("#" + CSS.escape(id) + " h2");
+      return h ? h.textContent.trim() : id;
   }
 
   /* ---- stat tiles ---- */
@@ -76,7 +87,7 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
   var panelId = ctx.id + "-panel";
   var btns = comps.map(function (c) {
     return el("button", { type: "button", class: "f13-comp f13-k-" + c.id, "data-id": c.id, "aria-controls": panelId,
-      "aria-expanded": "false", on: { click: function () { open(sel === c.id ? null : c.id, "click"); } } },
+      "aria-expanded": "false", on: { click: function () { open(sel() === c.id ? null : c.id, "click"); } } },
       el("span", { class: "f13-swatch", "aria-hidden": "true" }), c.label);
   });
   var bar = el("div", { class: "f13-comps", role: "group", "aria-label": "Components of the map" });
@@ -95,19 +106,20 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
   var pTitle = el("p", { class: "f13-p-title" }), pStat = el("p", { class: "f13-p-stat k3-num" });
   var pText = el("div", { class: "f13-p-text" }), pLink = el("p", { class: "f13-p-link" });
   var closeBtn = el("button", { type: "button", class: "k3-btn f13-close", "aria-label": "Close the panel", text: "×",
-    on: { click: function () { var was = sel; open(null, "click"); if (was) btns[byId[was]].focus(); } } });
+    on: { click: function () { var was = sel(); open(null, "click"); if (was) btns[byId[was]].focus(); } } });
   var hint = el("p", { class: "f13-hint", text: "Choose a component above or on the map to read what it does, with its numbers and a link to its section." });
   var panel = el("div", { class: "f13-panel", id: panelId, role: "region", "aria-label": "Component details" },
     hint, el("div", { class: "f13-p-body" }, closeBtn, pTitle, pStat, pText, pLink));
-  mount.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && sel) { var was = sel; open(null, "key"); btns[byId[was]].focus(); }
+  ctx.on(mount, "keydown", function (e) {
+    if (e.key === "Escape" && sel()) { var was = sel(); open(null, "key"); btns[byId[was]].focus(); }
   });
 
   /* ---- SiTU vs SiLU ---- */
   var plot = el("div", { class: "f13-plot", role: "img", "aria-label": "Line plot of SiTU with beta " + W.fmt(sx.beta, 0) +
     " and SiLU for inputs from " + W.fmt(sx.x[0], 0) + " to " + W.fmt(sx.x[sx.x.length - 1], 0) + "." });
-  var slider = W.slider({ label: "Input g", values: sx.x, index: xi, format: function (v) { return W.fmt(v, 2); },
-    onInput: function (i) { setX(i, "input"); } });
+  var slider = W.slider({ label: "Input g", values: sx.x, index: ctx.get().x, format: function (v) { return W.fmt(v, 2); },
+    onInput: function (i) { ctx.set({ x: i }, "input"); } });
+  slider.input.addEventListener("change", ctx.end);
   var rSitu = el("span", { class: "k3-num f13-r-situ", "data-sym": "situ-fn" }), rSilu = el("span", { class: "k3-num f13-r-silu" });
   var readout = el("p", { class: "f13-readout" },
     el("span", { class: "f13-key f13-key-situ", "data-sym": "situ-fn" }, "SiTU", el("sub", { text: "β=" + W.fmt(sx.beta, 0) })), " ", rSitu,
@@ -119,14 +131,14 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
     el("div", { class: "f13-lower" }, panel,
       el("div", { class: "f13-act" }, el("p", { class: "f13-act-title", text: "Expert activation: SiTU vs SiLU" }), plot, slider.node, readout, note))));
 
-  function paintPanel() {
-    btns.forEach(function (b) { b.setAttribute("aria-expanded", b.getAttribute("data-id") === sel ? "true" : "false"); });
-    panel.classList.toggle("is-open", !!sel);
-    svg.classList.toggle("has-sel", !!sel);
+  function paintPanel(id) {
+    btns.forEach(function (b) { b.setAttribute("aria-expanded", b.getAttribute("data-id") === id ? "true" : "false"); });
+    panel.classList.toggle("is-open", !!id);
+    svg.classList.toggle("has-sel", !!id);
     [].forEach.call(svg.querySelectorAll(".is-on"), function (n) { n.classList.remove("is-on"); });
-    if (!sel) return;
-    (parts[sel] || []).forEach(function (n) { n.classList.add("is-on"); });
-    var c = comps[byId[sel]];
+    if (!id) return;
+    (parts[id] || []).forEach(function (n) { n.classList.add("is-on"); });
+    var c = comps[byId[id]];
     pTitle.textContent = c.label;
     pStat.textContent = c.stat;
     W.html(pText, c.text_html);
@@ -134,42 +146,34 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
     var a = pLink.querySelector("a");
     if (a) a.textContent = "Read §" + sectionTitle(c.section);
   }
-  function open(id, how) {
-    id = id in byId ? id : null;
-    if (id === sel && how !== "restore") return;
-    sel = id;
-    paintPanel();
-    if (how === "restore") return;
-    var c = sel && comps[byId[sel]];
-    ctx.narrate(c ? c.label + " opened: " + c.stat + ". Explained in §" + sectionTitle(c.section) + "." : "Panel closed.");
-    save(how === "click" || how === "key");
-  }
 
   var Plotly = null;
   var css = W.css(mount);
-  function marker() {
+  function marker(xi) {
     return [{ type: "line", x0: sx.x[xi], x1: sx.x[xi], yref: "paper", y0: 0, y1: 1, line: { color: css("--ink-3"), width: 1, dash: "dot" } },
       { type: "line", xref: "paper", x0: 0, x1: 1, y0: sx.beta, y1: sx.beta, line: { color: css("--accent"), width: 1, dash: "dash" } }];
   }
-  function paintX() {
+  function paintX(xi) {
     slider.set(xi);
     rSitu.textContent = W.fmt(sx.situ[xi], 3);
     rSilu.textContent = W.fmt(sx.silu[xi], 3);
-    if (Plotly) Plotly.relayout(plot, { shapes: marker() });
+    if (Plotly) Plotly.relayout(plot, { shapes: marker(xi) });
   }
-  function setX(i, how) {
-    i = clampX(i);
-    if (i === xi && how !== "restore") return;
-    xi = i;
-    paintX();
-    if (how === "restore") return;
-    ctx.narrate("At g = " + W.fmt(sx.x[xi], 2) + ": SiTU " + W.fmt(sx.situ[xi], 3) + ", SiLU " + W.fmt(sx.silu[xi], 3) + ".");
-    save(false);
-  }
-  function save(push) { ctx.state.set({ c: sel, x: xi }, { push: push }); }
 
-  paintPanel();
-  paintX();
+  var view = {
+    render: function (state, prev) {
+      if (!prev || prev.c !== state.c) paintPanel(sel());
+      if (!prev || prev.x !== state.x) paintX(state.x);
+    },
+    describe: function (prev, next) {
+      if (prev.c !== next.c) {
+        var c = sel() && comps[byId[sel()]];
+        return c ? c.label + " opened: " + c.stat + ". Explained in §" + sectionTitle(c.section) + "." : "Panel closed.";
+      }
+      var xi = next.x;
+      return "At g = " + W.fmt(sx.x[xi], 2) + ": SiTU " + W.fmt(sx.situ[xi], 3) + ", SiLU " + W.fmt(sx.silu[xi], 3) + ".";
+    },
+  };
   return ctx.plotly().then(function (P) {
     Plotly = P;
     var axis = { fixedrange: true, zeroline: true, zerolinecolor: css("--rule"), gridcolor: css("--rule"), linecolor: css("--rule") };
@@ -182,18 +186,15 @@ K3.register("fig-13-k3-map", function (mount, data, ctx) {
       height: 210, margin: { l: 34, r: 8, t: 6, b: 28 }, showlegend: false, hovermode: "x",
       xaxis: Object.assign({ range: [sx.x[0], sx.x[sx.x.length - 1]] }, axis),
       yaxis: Object.assign({ range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
-      shapes: marker(),
+      shapes: marker(ctx.get().x),
       annotations: [{ x: sx.x[0], y: sx.beta, xanchor: "left", yanchor: "bottom", showarrow: false,
         text: "cap β = " + W.fmt(sx.beta, 0), font: { color: css("--accent"), size: 11 } }],
     }), { displayModeBar: false, responsive: true }).then(function () {
-      plot.on("plotly_hover", function (ev) { setX(ev.points[0].pointIndex, "hover"); });
+      // moving along the curves is one continuous gesture, ended when the pointer leaves them
+      plot.on("plotly_hover", function (ev) { ctx.set({ x: ev.points[0].pointIndex }, "drag"); });
+      plot.on("plotly_unhover", ctx.end);
+      return view;
     });
-  }).then(function () {
-    return {
-      restore: function (s) {
-        open(s.c in byId ? s.c : null, "restore");
-        setX(s.x === undefined ? defaultX() : +s.x, "restore");
-      },
-    };
   });
-});
+  }
+})();

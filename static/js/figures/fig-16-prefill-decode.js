@@ -3,104 +3,17 @@
  * count from mechanism_costs, the named terms that count adds up, and a bar on a shared log scale;
  * a table compares all mechanisms in the same phase, and a note states MLA's trade against softmax
  * attention in that phase. Counts, ratios, bar lengths and texts all come from the builder. */
-K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el;
-  var K = data.n.length;
   var REGIONS = [
     { key: "read", quantity: "reads", title: "Read from memory", color: "--orange" },
     { key: "computed", quantity: "flops", title: "Computed", color: "--blue" },
     { key: "kept", quantity: "kept", title: "Kept for the next step", color: "--violet" },
   ];
-  var byKey = {};
-  data.mechanisms.forEach(function (m) { byKey[m.key] = m; });
-
-  var initial = ctx.state.get();
-  var mech = byKey[initial.mech] ? initial.mech : data.mechanisms[0].key;
-  var phase = pickPhase(initial.phase);
-  var idx = indexOfN(initial.n);
-
-  function pickPhase(p) { return data.phases.some(function (x) { return x.key === p; }) ? p : data.phases[0].key; }
-  function indexOfN(n) { var i = data.n.indexOf(+n); return i < 0 ? data.n_default_index : i; }
-  function amount(x, quantity) { return W.si(x) + " " + data.units[quantity]; }
-  function phaseLabel(p) { return data.phases.filter(function (x) { return x.key === p; })[0].label; }
-
-  /* ---------- controls ---------- */
-  var mechChoice = W.choice({
-    label: "Mechanism",
-    options: data.mechanisms.map(function (m) { return { value: m.key, text: m.label }; }),
-    value: mech, onChange: function (v, how) { update({ mech: v }, how); },
-  });
-  var phaseChoice = W.choice({
-    label: "Phase",
-    options: data.phases.map(function (p) { return { value: p.key, text: p.label }; }),
-    value: phase, onChange: function (v, how) { update({ phase: v }, how); },
-  });
-  var slider = W.slider({
-    label: "Context N", values: data.n, index: idx,
-    format: function (n) { return W.int(n) + " tokens"; },
-    onInput: function (i) { update({ idx: i }, "input"); },
-  });
-  slider.input.setAttribute("aria-label", "Context length N");
-  slider.input.addEventListener("change", function () { commit(true); });
-
-  /* ---------- the schematic: read → computed → kept ---------- */
-  var panels = {};
-  var schematic = el("div", { class: "f16-flow" });
-  REGIONS.forEach(function (r, i) {
-    var p = {
-      glyph: el("div", { class: "f16-glyph", "aria-hidden": "true" }),
-      value: el("p", { class: "f16-value k3-num" }),
-      fill: el("span", { class: "f16-fill" }),
-      text: el("p", { class: "f16-text" }),
-      parts: el("ul", { class: "f16-parts" }),
-    };
-    p.fill.style.background = "var(" + r.color + ")";
-    p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
-      el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
-      el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.parts);
-    p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
-    panels[r.key] = p;
-    if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));
-    schematic.appendChild(p.node);
-  });
-
-  /* ---------- comparison table: every mechanism in this phase ---------- */
-  var caption = el("caption");
-  var rows = {};
-  var tbody = el("tbody");
-  data.mechanisms.forEach(function (m) {
-    var cells = REGIONS.map(function (r) { return el("td", { class: "k3-num", "data-q": r.quantity }); });
-    var tr = el("tr", { "data-mech": m.key }, el("th", { scope: "row", text: m.label }), cells[0], cells[1], cells[2]);
-    rows[m.key] = { node: tr, values: cells };
-    tbody.appendChild(tr);
-  });
-  var table = el("table", { class: "f16-table" }, caption,
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Mechanism" }),
-      el("th", { scope: "col", text: "read (elements)" }), el("th", { scope: "col", text: "computed (FLOPs)" }),
-      el("th", { scope: "col", text: "kept (elements)" }))), tbody);
-
-  /* ---------- MLA's trade against softmax attention in this phase ---------- */
-  var tradeNums = el("span", { class: "f16-trade-nums" });
-  var tradeWhy = el("span", { class: "f16-trade-why" });
-  var trade = el("p", { class: "f16-trade" }, tradeNums, " ", tradeWhy);
-
-  var consts = el("p", { class: "f16-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }));
-  consts.insertAdjacentHTML("beforeend", " " + data.constants_html);  // rendered at build time
-
-  mount.appendChild(el("div", { class: "f16" },
-    el("div", { class: "f16-controls" },
-      el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Mechanism" }), mechChoice.node),
-      el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Phase" }), phaseChoice.node),
-      slider.node),
-    schematic,
-    el("div", { class: "k3-scroll" }, table),
-    trade,
-    consts));
 
   /* ---------- glyphs: small pictures of the data each region touches ---------- */
   function cells(list, color) {  // list of [x, y, w, h, filled]
-    var svg = el("svg:svg", { viewBox: "0 0 72 48", width: 72, height: 48 });
+    var el = window.K3W.el, svg = el("svg:svg", { viewBox: "0 0 72 48", width: 72, height: 48 });
     list.forEach(function (c) {
       svg.appendChild(el("svg:rect", { x: c[0], y: c[1], width: c[2], height: c[3], rx: 1,
         fill: c[4] ? "var(" + color + ")" : "none", stroke: "var(--ink-3)", "stroke-width": 0.6,
@@ -126,82 +39,164 @@ K3.register("fig-16-prefill-decode", function (mount, data, ctx) {
       grid(3, 7, 48, 4, function () { return true; }), strip(9, 0, 32, 8, 6)); },
   };
 
-  /* ---------- painting ---------- */
-  function paint() {
-    var story = data.story[mech][phase], values = data.values[mech][phase], bars = data.bars[mech][phase];
-    var memory = byKey[mech].memory;
-    var glyphs = { read: phase === "prefill" ? "inputs" : memory, computed: story.glyph, kept: memory };
-    REGIONS.forEach(function (r) {
-      var p = panels[r.key];
-      p.glyph.textContent = "";
-      p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), r.color));
-      p.value.textContent = amount(values[r.quantity][idx], r.quantity);
-      p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
-      p.text.textContent = story[r.key];
-      // the mechanism's memory is the symbol other sections' equations name (KV cache, state, latent)
-      var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
-      if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
-    });
-    ["read", "computed"].forEach(function (region) {  // the terms each count adds up, when there are several
-      var list = data.parts[mech][phase][region === "read" ? "reads" : "flops"], ul = panels[region].parts;
-      ul.textContent = "";
-      if (list.length < 2) return;
-      list.forEach(function (part) {
-        ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }),
-          el("span", { class: "f16-part-value k3-num", text: W.si(part.values[idx]) })));
-      });
-    });
-    paintTrade();
-    caption.textContent = phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer";
-    data.mechanisms.forEach(function (m) {
-      var row = rows[m.key];
-      row.node.classList.toggle("is-current", m.key === mech);
-      REGIONS.forEach(function (r, i) {
-        row.values[i].textContent = W.si(data.values[m.key][phase][r.quantity][idx]);  // unit in the header
-      });
-    });
-  }
-  function times(x) { return x.toPrecision(3) + "×"; }
-  function paintTrade() {
-    var t = data.trade[phase], n = W.int(data.n[idx]);
-    if (phase === "decode") {
-      tradeNums.textContent = "MLA against softmax attention at decode, N = " + n + ": softmax attention reads " +
-        times(t.reads_ratio[idx]) + " as many elements, MLA does " + times(t.flops_ratio[idx]) + " as many FLOPs, " +
-        t.intensity.mla[idx].toPrecision(3) + " FLOPs per element read against " + t.intensity.softmax[idx].toPrecision(3) + ".";
-    } else {
-      tradeNums.textContent = "MLA against softmax attention at prefill, N = " + n + ": MLA does " +
-        times(t.flops_ratio[idx]) + " as many FLOPs, " + (100 * t.rebuild_share[idx]).toPrecision(3) +
-        "% of them rebuilding keys and values from the latents.";
-    }
-    tradeWhy.innerHTML = t.why_html;  // rendered at build time
-  }
-  function narrate() {
-    var v = data.values[mech][phase];
-    ctx.narrate(byKey[mech].label + ", " + phase + " at N = " + W.int(data.n[idx]) + " tokens: reads " +
-      amount(v.reads[idx], "reads") + ", computes " + amount(v.flops[idx], "flops") + ", keeps " +
-      amount(v.kept[idx], "kept") + " per layer.");
-  }
-  function commit(push) { ctx.state.set({ mech: mech, phase: phase, n: data.n[idx] }, { push: push }); }
-
-  /* One entry point for every change: mechanism, phase or N (index). */
-  function update(change, how) {
-    if (change.mech !== undefined) mech = byKey[change.mech] ? change.mech : data.mechanisms[0].key;
-    if (change.phase !== undefined) phase = pickPhase(change.phase);
-    if (change.idx !== undefined) idx = Math.max(0, Math.min(K - 1, change.idx));
-    mechChoice.set(mech);
-    phaseChoice.set(phase);
-    slider.set(idx);
-    paint();
-    narrate();
-    if (how === "click" || how === "key") commit(true);
-  }
-
-  paint();
-  narrate();
-  return {
-    restore: function (s) {
-      update({ mech: s.mech === undefined ? data.mechanisms[0].key : s.mech, phase: s.phase === undefined ? data.phases[0].key : s.phase,
-        idx: indexOfN(s.n) }, "restore");
+  K3.register("fig-16-prefill-decode", {
+    state: function (data) {
+      return {
+        mech: K3.state.oneOf(data.mechanisms.map(function (m) { return m.key; }), data.mechanisms[0].key),
+        phase: K3.state.oneOf(data.phases.map(function (p) { return p.key; }), data.phases[0].key),
+        n: K3.state.oneOf(data.n, data.n[data.n_default_index]),
+      };
     },
-  };
-});
+    setup: function (mount, data, ctx) {
+      var W = window.K3W, el = W.el;
+      var byKey = {};
+      data.mechanisms.forEach(function (m) { byKey[m.key] = m; });
+      var mech = ctx.get().mech, phase = ctx.get().phase, idx = data.n.indexOf(ctx.get().n);  // what paint() shows
+
+      function amount(x, quantity) { return W.si(x) + " " + data.units[quantity]; }
+      function phaseLabel(p) { return data.phases.filter(function (x) { return x.key === p; })[0].label; }
+
+      /* ---------- controls ---------- */
+      var mechChoice = W.choice({
+        label: "Mechanism",
+        options: data.mechanisms.map(function (m) { return { value: m.key, text: m.label }; }),
+        value: mech, onChange: function (v, how) { ctx.set({ mech: v }, how); },
+      });
+      var phaseChoice = W.choice({
+        label: "Phase",
+        options: data.phases.map(function (p) { return { value: p.key, text: p.label }; }),
+        value: phase, onChange: function (v, how) { ctx.set({ phase: v }, how); },
+      });
+      var slider = W.slider({
+        label: "Context N", values: data.n, index: idx,
+        format: function (n) { return W.int(n) + " tokens"; },
+        onInput: function (i) { ctx.set({ n: data.n[i] }, "input"); },
+      });
+      slider.input.setAttribute("aria-label", "Context length N");
+      slider.input.addEventListener("change", function () { ctx.end(); });  // a finished slide or key press
+
+      /* ---------- the schematic: read → computed → kept ---------- */
+      var panels = {};
+      var schematic = el("div", { class: "f16-flow" });
+      REGIONS.forEach(function (r, i) {
+        var p = {
+          glyph: el("div", { class: "f16-glyph", "aria-hidden": "true" }),
+          value: el("p", { class: "f16-value k3-num" }),
+          fill: el("span", { class: "f16-fill" }),
+          text: el("p", { class: "f16-text" }),
+          parts: el("ul", { class: "f16-parts" }),
+        };
+        p.fill.style.background = "var(" + r.color + ")";
+        p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
+          el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
+          el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.parts);
+        p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
+        panels[r.key] = p;
+        if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));
+        schematic.appendChild(p.node);
+      });
+
+      /* ---------- comparison table: every mechanism in this phase ---------- */
+      var caption = el("caption");
+      var rows = {};
+      var tbody = el("tbody");
+      data.mechanisms.forEach(function (m) {
+        var cells = REGIONS.map(function (r) { return el("td", { class: "k3-num", "data-q": r.quantity }); });
+        var tr = el("tr", { "data-mech": m.key }, el("th", { scope: "row", text: m.label }), cells[0], cells[1], cells[2]);
+        rows[m.key] = { node: tr, values: cells };
+        tbody.appendChild(tr);
+      });
+      var table = el("table", { class: "f16-table" }, caption,
+        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Mechanism" }),
+          el("th", { scope: "col", text: "read (elements)" }), el("th", { scope: "col", text: "computed (FLOPs)" }),
+          el("th", { scope: "col", text: "kept (elements)" }))), tbody);
+
+      /* ---------- MLA's trade against softmax attention in this phase ---------- */
+      var tradeNums = el("span", { class: "f16-trade-nums" });
+      var tradeWhy = el("span", { class: "f16-trade-why" }), whyPhase = null;
+      var trade = el("p", { class: "f16-trade" }, tradeNums, " ", tradeWhy);
+
+      var consts = el("p", { class: "f16-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " ",
+        W.html(el("span"), data.constants_html));  // rendered at build time
+
+      mount.appendChild(el("div", { class: "f16" },
+        el("div", { class: "f16-controls" },
+          el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Mechanism" }), mechChoice.node),
+          el("div", { class: "f16-group" }, el("span", { class: "k3-label", text: "Phase" }), phaseChoice.node),
+          slider.node),
+        schematic,
+        el("div", { class: "k3-scroll" }, table),
+        trade,
+        consts));
+
+      /* ---------- painting ---------- */
+      function paint() {
+        var story = data.story[mech][phase], values = data.values[mech][phase], bars = data.bars[mech][phase];
+        var memory = byKey[mech].memory;
+        var glyphs = { read: phase === "prefill" ? "inputs" : memory, computed: story.glyph, kept: memory };
+        REGIONS.forEach(function (r) {
+          var p = panels[r.key];
+          p.glyph.textContent = "";
+          p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), r.color));
+          p.value.textContent = amount(values[r.quantity][idx], r.quantity);
+          p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
+          p.text.textContent = story[r.key];
+          // the mechanism's memory is the symbol other sections' equations name (KV cache, state, latent)
+          var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
+          if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
+        });
+        ["read", "computed"].forEach(function (region) {  // the terms each count adds up, when there are several
+          var list = data.parts[mech][phase][region === "read" ? "reads" : "flops"], ul = panels[region].parts;
+          ul.textContent = "";
+          if (list.length < 2) return;
+          list.forEach(function (part) {
+            ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }),
+              el("span", { class: "f16-part-value k3-num", text: W.si(part.values[idx]) })));
+          });
+        });
+        paintTrade();
+        caption.textContent = phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer";
+        data.mechanisms.forEach(function (m) {
+          var row = rows[m.key];
+          row.node.classList.toggle("is-current", m.key === mech);
+          REGIONS.forEach(function (r, i) {
+            row.values[i].textContent = W.si(data.values[m.key][phase][r.quantity][idx]);  // unit in the header
+          });
+        });
+      }
+      function times(x) { return x.toPrecision(3) + "×"; }
+      function paintTrade() {
+        var t = data.trade[phase], n = W.int(data.n[idx]);
+        if (phase === "decode") {
+          tradeNums.textContent = "MLA against softmax attention at decode, N = " + n + ": softmax attention reads " +
+            times(t.reads_ratio[idx]) + " as many elements, MLA does " + times(t.flops_ratio[idx]) + " as many FLOPs, " +
+            t.intensity.mla[idx].toPrecision(3) + " FLOPs per element read against " + t.intensity.softmax[idx].toPrecision(3) + ".";
+        } else {
+          tradeNums.textContent = "MLA against softmax attention at prefill, N = " + n + ": MLA does " +
+            times(t.flops_ratio[idx]) + " as many FLOPs, " + (100 * t.rebuild_share[idx]).toPrecision(3) +
+            "% of them rebuilding keys and values from the latents.";
+        }
+        if (whyPhase !== phase) W.html(tradeWhy, t.why_html);  // rendered at build time
+        whyPhase = phase;
+      }
+
+      return {
+        render: function (state) {
+          mech = state.mech;
+          phase = state.phase;
+          idx = data.n.indexOf(state.n);
+          mechChoice.set(mech);
+          phaseChoice.set(phase);
+          slider.set(idx);
+          paint();
+        },
+        describe: function (prev, next) {
+          var v = data.values[next.mech][next.phase], i = data.n.indexOf(next.n);
+          return byKey[next.mech].label + ", " + next.phase + " at N = " + W.int(next.n) + " tokens: reads " +
+            amount(v.reads[i], "reads") + ", computes " + amount(v.flops[i], "flops") + ", keeps " +
+            amount(v.kept[i], "kept") + " per layer.";
+        },
+      };
+    },
+  });
+})();

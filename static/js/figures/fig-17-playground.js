@@ -2,10 +2,8 @@
  * stage per step: scores, scale, mask, softmax, output) and the delta rule (one token per step:
  * read, error, write, read-out). Every intermediate was computed at build time by
  * causal_softmax_attention and delta_rule; each part carries the data-sym of its equation symbol. */
-K3.register("fig-17-playground", function (mount, data, ctx) {
+(function () {
   "use strict";
-  var W = window.K3W, el = W.el, dig = data.digits, A = data.attention;
-  var T = data.tokens.length;
   var STAGES = [
     { text: "QKᵀ", sym: "att-scores", caption: "raw scores q·k" },
     { text: "÷ √d_k", sym: "att-scale", caption: "scaled scores q·k / √d_k" },
@@ -13,91 +11,90 @@ K3.register("fig-17-playground", function (mount, data, ctx) {
     { text: "softmax", sym: "att-softmax", caption: "softmax weights (rows sum to 1)" },
     { text: "· V", sym: "att-out", caption: "softmax weights (rows sum to 1)" },
   ];
-  var st = ctx.state.get();
-  var stage = clamp(st.att, STAGES.length, 0);
-  var tok = clamp(st.tok, T, 0);
 
-  function clamp(x, n, dflt) { x = Math.round(+x); return isFinite(x) ? Math.max(0, Math.min(n - 1, x)) : dflt; }
-  var names = data.tokens.map(function (t, i) { return (i + 1) + " " + t; });
-  var dims = function (n) { return W.axis("d", n); };
-  var vec = function (xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; };
-
-  /* attention column */
-  var stageChoice = W.choice({
-    label: "Attention stage",
-    options: STAGES.map(function (s, i) { return { value: i, text: s.text, sym: s.sym, aria: "Stage " + (i + 1) + ": " + s.caption + (i === 4 ? " and outputs" : "") }; }),
-    value: stage, onChange: function (i, how) { setStage(i, how); },
-  });
-  var mat = function (caption, sym, cols, digits) {
-    return W.matrix({ caption: caption, rows: names, cols: cols, corner: "", digits: digits || dig, sym: sym });
-  };
-  var Q = mat("Q (queries)", "att-q", dims(data.d_k)), K = mat("K (keys)", "att-k", dims(data.d_k));
-  var V = mat("V (values)", "att-v", dims(data.d_v));
-  var S = mat(STAGES[0].caption, null, names.map(function (n, i) { return "k" + W.sub(i + 1); }));
-  var O = mat("O = weights · V", "att-out", dims(data.d_v));
-  Q.update(data.q); K.update(data.k); V.update(data.v);
-  var attCol = el("section", { class: "f17-col", "aria-label": "Causal softmax attention" },
-    el("p", { class: "f17-head", text: "Causal softmax attention" }),
-    el("div", { class: "k3-scroll f17-ctl" }, stageChoice.node),
-    el("div", { class: "f17-mats" }, Q.node, K.node, V.node, S.node, O.node));
-
-  /* delta-rule column: the shared delta-step panel, a whole token per step */
-  var tokChoice = W.choice({
-    label: "Delta-rule token",
-    options: names.map(function (n, i) { return { value: i, text: n, aria: "Token " + n }; }),
-    value: tok, onChange: function (i, how) { setToken(i, how); },
-  });
-  var beta = el("span", { class: "f17-chip k3-num", "data-sym": "dr-beta", tabindex: "0",
-    "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
-  var panel = W.deltaStep({ d: data.d_k, digits: dig, query: true, current: false, vectorsCaption: "this token" });
-  var drCol = el("section", { class: "f17-col", "aria-label": "Delta rule" },
-    el("p", { class: "f17-head", text: "Delta rule" }),
-    el("div", { class: "f17-ctl k3-row" }, el("div", { class: "k3-scroll" }, tokChoice.node), beta),
-    panel.node);
-
-  mount.appendChild(el("div", { class: "f17" }, attCol, drCol));
-
-  function paintAttention() {
-    var s = STAGES[stage], src = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.weights][stage];
-    var hidden = function (i, j) { return stage >= 2 && A.mask[i][j] === 0; };
-    stageChoice.set(stage);
-    S.node.setAttribute("data-sym", stage === 4 ? "att-softmax" : s.sym);
-    S.node.caption.textContent = s.caption;
-    S.update(src.map(function (row, i) {
-      return row.map(function (x, j) { return hidden(i, j) ? (stage === 2 ? "−∞" : "0") : x; });
-    }), { masked: hidden });
-    O.update(stage === 4 ? A.output : A.output.map(function (r) { return r.map(function () { return "·"; }); }));
-  }
-  function paintDelta() {
-    tokChoice.set(tok);
-    panel.update(data.delta[tok], 3, { before: "S" + W.sub(tok) + " before", after: "S" + W.sub(tok + 1) + " after" });
-  }
-  function setStage(i, how) {
-    stage = clamp(i, STAGES.length, 0);
-    paintAttention();
-    if (how === "restore") return;
-    var last = T - 1, row = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.output][stage][last];
-    ctx.narrate("Attention, " + STAGES[stage].caption.replace(/ \(.*\)/, "") + (stage === 4 ? "; output" : "") +
-      " for query " + names[last] + ": " + vec(row) + ".");
-    save();
-  }
-  function setToken(i, how) {
-    tok = clamp(i, T, 0);
-    paintDelta();
-    if (how === "restore") return;
-    var d = data.delta[tok];
-    ctx.narrate("Delta rule, token " + names[tok] + ": read " + vec(d.read) + ", error " + vec(d.error) +
-      ", output " + vec(d.output) + ".");
-    save();
-  }
-  function save() { ctx.state.set({ att: stage, tok: tok }, { push: true }); }
-
-  paintAttention();
-  paintDelta();
-  return {
-    restore: function (s) {
-      setStage(clamp(s.att, STAGES.length, 0), "restore");
-      setToken(clamp(s.tok, T, 0), "restore");
+  K3.register("fig-17-playground", {
+    state: function (data) {
+      return { att: K3.state.int(0, STAGES.length - 1, 0), tok: K3.state.int(0, data.tokens.length - 1, 0) };
     },
-  };
-});
+    setup: function (mount, data, ctx) {
+      var W = window.K3W, el = W.el, dig = data.digits, A = data.attention;
+      var names = data.tokens.map(function (t, i) { return (i + 1) + " " + t; });
+      var dims = function (n) { return W.axis("d", n); };
+      var vec = function (xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; };
+
+      /* attention column */
+      var stageChoice = W.choice({
+        label: "Attention stage",
+        options: STAGES.map(function (s, i) {
+          return { value: i, text: s.text, sym: s.sym, aria: "Stage " + (i + 1) + ": " + s.caption + (i === 4 ? " and outputs" : "") };
+        }),
+        value: ctx.get().att, onChange: function (i, how) { ctx.set({ att: i }, how); },
+      });
+      var mat = function (caption, sym, cols, digits) {
+        return W.matrix({ caption: caption, rows: names, cols: cols, corner: "", digits: digits || dig, sym: sym });
+      };
+      var Q = mat("Q (queries)", "att-q", dims(data.d_k)), K = mat("K (keys)", "att-k", dims(data.d_k));
+      var V = mat("V (values)", "att-v", dims(data.d_v));
+      var S = mat(STAGES[0].caption, null, names.map(function (n, i) { return "k" + W.sub(i + 1); }));
+      var O = mat("O = weights · V", "att-out", dims(data.d_v));
+      Q.update(data.q); K.update(data.k); V.update(data.v);
+      var attCol = el("section", { class: "f17-col", "aria-label": "Causal softmax attention" },
+        el("p", { class: "f17-head", text: "Causal softmax attention" }),
+        el("div", { class: "k3-scroll f17-ctl" }, stageChoice.node),
+        el("div", { class: "f17-mats" }, Q.node, K.node, V.node, S.node, O.node));
+
+      /* delta-rule column: the shared delta-step panel, a whole token per step */
+      var tokChoice = W.choice({
+        label: "Delta-rule token",
+        options: names.map(function (n, i) { return { value: i, text: n, aria: "Token " + n }; }),
+        value: ctx.get().tok, onChange: function (i, how) { ctx.set({ tok: i }, how); },
+      });
+      var beta = el("span", { class: "f17-chip k3-num", "data-sym": "dr-beta", tabindex: "0",
+        "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
+      var panel = W.deltaStep({ d: data.d_k, digits: dig, query: true, current: false, vectorsCaption: "this token" });
+      var drCol = el("section", { class: "f17-col", "aria-label": "Delta rule" },
+        el("p", { class: "f17-head", text: "Delta rule" }),
+        el("div", { class: "f17-ctl k3-row" }, el("div", { class: "k3-scroll" }, tokChoice.node), beta),
+        panel.node);
+
+      mount.appendChild(el("div", { class: "f17" }, attCol, drCol));
+
+      function paintAttention(stage) {
+        var s = STAGES[stage], src = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.weights][stage];
+        var hidden = function (i, j) { return stage >= 2 && A.mask[i][j] === 0; };
+        stageChoice.set(stage);
+        S.node.setAttribute("data-sym", stage === 4 ? "att-softmax" : s.sym);
+        S.node.caption.textContent = s.caption;
+        S.update(src.map(function (row, i) {
+          return row.map(function (x, j) { return hidden(i, j) ? (stage === 2 ? "−∞" : "0") : x; });
+        }), { masked: hidden });
+        O.update(stage === 4 ? A.output : A.output.map(function (r) { return r.map(function () { return "·"; }); }));
+      }
+      function paintDelta(tok) {
+        tokChoice.set(tok);
+        panel.update(data.delta[tok], 3, { before: "S" + W.sub(tok) + " before", after: "S" + W.sub(tok + 1) + " after" });
+      }
+
+      return {
+        render: function (state, prev) {
+          if (!prev || prev.att !== state.att) paintAttention(state.att);
+          if (!prev || prev.tok !== state.tok) paintDelta(state.tok);
+        },
+        describe: function (prev, next) {
+          var said = [];
+          if (prev.att !== next.att) {
+            var last = names.length - 1, row = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.output][next.att][last];
+            said.push("Attention, " + STAGES[next.att].caption.replace(/ \(.*\)/, "") + (next.att === 4 ? "; output" : "") +
+              " for query " + names[last] + ": " + vec(row) + ".");
+          }
+          if (prev.tok !== next.tok) {
+            var d = data.delta[next.tok];
+            said.push("Delta rule, token " + names[next.tok] + ": read " + vec(d.read) + ", error " + vec(d.error) +
+              ", output " + vec(d.output) + ".");
+          }
+          return said.join(" ");
+        },
+      };
+    },
+  });
+})();

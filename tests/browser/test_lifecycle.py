@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 # Still on the older component contract (issue 13 left open for them): FIG 10 and FIG 12.
-LEGACY = {"fig-10", "fig-12"}
+LEGACY = {"fig-10"}
 
 # A valid value different from the current one, for any declared state type.
 OTHER_VALUE_JS = """

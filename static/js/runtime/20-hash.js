@@ -2,12 +2,13 @@
  *
  * "#deltanet&fig-02.row=3&fig-06.step=2": an anchor plus per-figure keys. One history rule for
  * every figure: a discrete action (a click, a key) adds a history entry; a continuous one (a drag,
- * a slider being moved, a stepper playing, a wheel) adds one entry when it begins and then keeps
- * replacing it, until the gesture ends or a discrete action or a restore comes in between. */
+ * a slider being moved, a stepper playing, a wheel, a pointer sweeping over items) adds one entry
+ * when it begins and then keeps replacing it, until the gesture ends or a discrete action or a
+ * restore comes in between. */
 (function () {
   "use strict";
   var K3 = window.K3, internal = K3._;
-  var CONTINUOUS = { input: true, drag: true, play: true, wheel: true };
+  var CONTINUOUS = { input: true, drag: true, play: true, wheel: true, hover: true };
   var running = null;  // the figure whose continuous gesture owns the current history entry
 
   function read() {

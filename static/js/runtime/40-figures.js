@@ -15,7 +15,7 @@
  * ctx.set(changes, how) is the one way to change state: the runtime clamps the values, skips a
  * change that changes nothing, renders, narrates what describe() says through the figure's
  * aria-live line (user actions only, never a restore) and writes the URL by the history rule
- * of 20-hash (`how`: "click" | "key" discrete; "input" | "drag" | "play" | "wheel" continuous;
+ * of 20-hash (`how`: "click" | "key" discrete; "input" | "drag" | "play" | "wheel" | "hover" continuous;
  * ctx.end() ends a continuous gesture). ctx.get() is the current state; ctx.on(target, type, fn)
  * adds a listener that destroy() removes; ctx.visible() says whether the figure is on screen.
  * Back/forward and shared links restore state through render(…, "restore").

@@ -116,7 +116,7 @@
         sums, detail, k3));
 
       /* N draws the next query from anywhere inside the figure (not while typing elsewhere). */
-      mount.addEventListener("keydown", function (e) {
+      ctx.on(mount, "keydown", function (e) {
         if ((e.key === "n" || e.key === "N") && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); setQuery(q + 1, "key"); }
       });
 

@@ -33,5 +33,23 @@
     }
     return internal.scripts[src];
   };
-  K3.plotly = function () { return internal.loadScript("vendor/plotly.min.js").then(function () { return window.Plotly; }); };
+  /* Plotly, loaded once. Its drawing calls finish asynchronously (a redraw ends by re-hovering),
+   * so each graph remembers its last pending call and 40-figures purges a destroyed chart only
+   * after that has settled; purging earlier makes the late re-hover throw. */
+  function trackPending(Plotly) {
+    if (Plotly.__k3tracked) return Plotly;
+    ["newPlot", "react", "relayout", "restyle", "update"].forEach(function (name) {
+      var call = Plotly[name];
+      Plotly[name] = function (gd) {
+        var done = call.apply(this, arguments);
+        gd.__k3pending = Promise.resolve(done).catch(function () {});
+        return done;
+      };
+    });
+    Plotly.__k3tracked = true;
+    return Plotly;
+  }
+  K3.plotly = function () {
+    return internal.loadScript("vendor/plotly.min.js").then(function () { return trackPending(window.Plotly); });
+  };
 })();

@@ -191,12 +191,15 @@
     if (seen) seen.observe(c.fig);
   }
 
-  function destroy(c) {
+  function destroy(c) {  // a destroyed figure is paused first: no timer outlives its DOM
     if (seen) seen.unobserve(c.fig);
+    if (c.view.pause) c.view.pause();
     if (c.view.destroy) c.view.destroy();
     c.listeners.forEach(function (l) { l[0].removeEventListener(l[1], l[2], l[3]); });
     var mount = c.fig.querySelector(".fig-mount");
-    if (window.Plotly) [].forEach.call(mount.querySelectorAll(".js-plotly-plot"), function (p) { window.Plotly.purge(p); });
+    [].forEach.call(mount.querySelectorAll(".js-plotly-plot"), function (p) {  // see K3.plotly in 10-core
+      Promise.resolve(p.__k3pending).then(function () { window.Plotly.purge(p); });
+    });
     mount.textContent = "";
     delete figures[c.id];
     delete starting[c.id];
@@ -209,15 +212,21 @@
     Object.keys(figures).forEach(function (id) { figures[id].restore(state[id] || {}); });
   });
 
-  /* Charts take their colours from CSS when they are drawn: when the reader's colour scheme
-   * changes, chart figures are destroyed and started again in it, in the state they were in. */
-  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
-    Object.keys(figures).forEach(function (id) {
-      var c = figures[id];
-      if (!c.fig.dataset.plotly) return;
-      destroy(c);
-      internal.initFigure(c.fig);
+  /* Destroy a figure and start it again from the URL's state: a colour-scheme change does it to
+   * the charts, and the browser tests do it to give each test a fresh figure on an open page. */
+  function restart(id) {
+    var fig = document.getElementById(id);
+    return Promise.resolve(starting[id]).then(function () {
+      if (figures[id]) destroy(figures[id]);
+      return internal.initFigure(fig);
     });
+  }
+  internal.restart = restart;
+
+  /* Charts take their colours from CSS when they are drawn: when the reader's colour scheme
+   * changes, chart figures are started again in it, in the state they were in. */
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
+    Object.keys(figures).forEach(function (id) { if (figures[id].fig.dataset.plotly) restart(id); });
   });
 
   internal.watchFigures = function () {

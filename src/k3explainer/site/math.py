@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -69,7 +70,7 @@ def _read_cache(path: Path) -> dict:
 def _write_cache(path: Path, cache: dict) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # parallel test builds write side by side
         tmp.write_text(json.dumps(cache, sort_keys=True))
         tmp.replace(path)
     except OSError:

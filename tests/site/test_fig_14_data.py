@@ -9,13 +9,8 @@ import re
 
 import pytest
 
-from k3explainer.figures import fig_14_evolution_map
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.specs import load_specs
 
-from .project import ROOT
+from . import article
 
 # "near the end" of the chain: in its last quarter
 NEAR_THE_END = 0.75
@@ -24,26 +19,22 @@ NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve|thirte
 
 @pytest.fixture(scope="module")
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    return article.facts()
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-14"].model
+    return article.spec("fig-14")
 
 
 @pytest.fixture(scope="module")
-def data(spec, facts):
-    return to_jsonable(fig_14_evolution_map.build(dict(spec.params), facts))
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+def data():
+    return article.figure_data("fig-14")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    return flat((ROOT / "content" / "14-evolution-map.md").read_text(encoding="utf-8"))
+    return article.prose("14-evolution-map.md")
 
 
 def node(data, node_id):
@@ -108,7 +99,7 @@ def test_per_channel_decay_is_older_than_kda_on_the_map(data):
 
 
 def test_alt_types_no_number(data, spec):
-    alt = flat(spec.alt)
+    alt = article.flat(spec.alt)
     for n in data["nodes"]:  # names such as GPT-2 and Kimi K3 are not counts
         alt = re.sub(re.escape(n["title"]), "", alt, flags=re.I)
     assert not re.search(r"\d", alt)
@@ -116,7 +107,7 @@ def test_alt_types_no_number(data, spec):
 
 
 def test_alt_names_every_node_in_order(data, spec):
-    alt, at = flat(spec.alt).lower(), 0
+    alt, at = article.flat(spec.alt).lower(), 0
     for n in data["nodes"]:
         found = alt.find(n["title"].lower(), at)
         assert found >= 0, n["title"]
@@ -124,7 +115,7 @@ def test_alt_names_every_node_in_order(data, spec):
 
 
 def test_alt_sentences(data, spec):
-    alt, c = flat(spec.alt), counts(data)
+    alt, c = article.flat(spec.alt), counts(data)
     assert "A chain of nodes in the order of the article's argument rather than by date" in alt
     assert "the years go back and forth along the chain" in alt
     years = [n["year"] for n in data["nodes"]]
@@ -139,7 +130,7 @@ def test_alt_sentences(data, spec):
 
 
 def test_caption_sentences(data, spec):
-    caption = flat(spec.caption)
+    caption = article.flat(spec.caption)
     assert "The chain follows the argument, not the calendar." in caption
     years = [n["year"] for n in data["nodes"]]
     assert years != sorted(years)

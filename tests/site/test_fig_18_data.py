@@ -9,39 +9,30 @@ import re
 
 import pytest
 
-from k3explainer.figures import fig_18_verdicts
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.specs import load_specs
 
-from .project import ROOT
+from . import article
 
 NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve)\b"
 
 
 @pytest.fixture(scope="module")
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    return article.facts()
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-18"].model
+    return article.spec("fig-18")
 
 
 @pytest.fixture(scope="module")
-def data(spec, facts):
-    return to_jsonable(fig_18_verdicts.build(dict(spec.params), facts))
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+def data():
+    return article.figure_data("fig-18")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    return flat((ROOT / "content" / "18-verdicts.md").read_text(encoding="utf-8"))
+    return article.prose("18-verdicts.md")
 
 
 def answer(data, verdict_id, key):
@@ -77,13 +68,13 @@ def test_alt_and_caption_type_no_count(spec, data):
     for text in (spec.alt, spec.caption, spec.title, spec.how_to):
         assert not re.search(r"\d", text.replace("Kimi K3", ""))  # a name, not a count
         assert not re.search(NUMBER_WORDS, text, re.I)
-    assert "each answering the same four questions" in flat(spec.caption) and len(data["questions"]) == 4
-    assert "four short answers, what changed, why, what got better and what got harder" in flat(spec.alt)
+    assert "each answering the same four questions" in article.flat(spec.caption) and len(data["questions"]) == 4
+    assert "four short answers, what changed, why, what got better and what got harder" in article.flat(spec.alt)
     assert [q["label"].lower() for q in data["questions"]] == ["what changed", "why", "what got better", "what got harder"]
 
 
 def test_alt_names_every_verdict_in_order(spec, data):
-    alt, at = flat(spec.alt).lower(), 0
+    alt, at = article.flat(spec.alt).lower(), 0
     for v in data["verdicts"]:
         pair = f"{v['before']} versus {v['after']}".lower()
         found = alt.find(pair, at)

@@ -1,0 +1,47 @@
+"""The real article as the claim tests read it: its facts, a figure's spec and the data its builder
+ships, and a section's prose with whitespace flattened (so a quoted sentence matches however the
+Markdown wraps it). Loaded once per test process."""
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.figdata import to_jsonable
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+
+@functools.cache
+def facts():
+    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+
+
+@functools.cache
+def _specs():
+    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+
+
+def spec(fig_id: str):
+    """The figure's validated spec (its params, constants, caption, alt)."""
+    return _specs()[fig_id].model
+
+
+def figure_data(fig_id: str) -> dict:
+    """What the build ships for the figure (numpy arrays as plain lists), from its spec's params and
+    the facts, by the builder the spec names. A fresh copy each call: tests may modify it."""
+    model = spec(fig_id)
+    builder = importlib.import_module(f"k3explainer.figures.{model.builder}")
+    return to_jsonable(builder.build(dict(model.params), facts()))
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def prose(section_file: str) -> str:
+    """content/<section_file> with its whitespace flattened."""
+    return flat((ROOT / "content" / section_file).read_text(encoding="utf-8"))

@@ -141,6 +141,41 @@ def facts_missing_display(s):
     line = _append(s, FACTS, "- key: test.no_display\n  topic: c\n  value: 1\n  provenance: source\n  source: s")
     return f"{FACTS}:{line}", "display: Field required"
 @case
+def directive_misspelt(s):
+    line = _append(s, SECTION, "::: calout A title\nBody.\n:::")
+    return f"{SECTION}:{line}:5", "unknown directive 'calout' (directives: figure, claim, vs, side, callout); did you mean 'callout'?"
+@case
+def figure_directive_misspelt(s):
+    return f"{SECTION}:{_append(s, SECTION, '::: figur fig-02')}:5", "unknown directive 'figur'"
+@case
+def fact_unknown_suggests_and_points_at_its_column(s):
+    line = _append(s, SECTION, "We cite {{kimi_k3.total_param}} here.")
+    return f"{SECTION}:{line}:11", "unknown fact 'kimi_k3.total_param' in {{kimi_k3.total_param}}; did you mean 'kimi_k3.total_params'?"
+@case
+def figure_unknown_suggests(s):
+    line = _append(s, SECTION, "::: figure fig-20\n:::")
+    return f"{SECTION}:{line}:12", "did you mean"
+@case
+def cross_reference_suggests(s):
+    return f"{SECTION}:{_append(s, SECTION, 'See [the start](#atention).')}:17", "did you mean 'attention'?"
+@case
+def section_with_unsupported_extension(s):
+    s.write("content/42-extra.markdown", f"---\n{FRONT}---\nText.\n")
+    return "content/42-extra.markdown:1:1", "unsupported content file: sections are .md files"
+@case
+def facts_file_missing(s):
+    s.path(FACTS).unlink()
+    return f"{FACTS}:1:1", "missing: every project has a facts file"
+@case
+def builder_misspelt_suggests(s):
+    line = s.replace(SPEC, "builder: fig_02_attention_matrix", "builder: fig_02_attention_matrx")
+    return f"{SPEC}:{line}", "did you mean 'fig_02_attention_matrix'?"
+@case
+def component_registers_another_name(s):
+    js = "static/js/figures/fig-02-attention-matrix.js"
+    line = s.replace(js, 'K3.register("fig-02-attention-matrix"', 'K3.register("fig-02-attention-matrics"')
+    return f"{js}:{line}", "registers 'fig-02-attention-matrics', but its spec names the component 'fig-02-attention-matrix'"
+@case
 def symbols_bad_entry(s): return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"
 
 

@@ -10,6 +10,7 @@ from markdown_it.token import Token
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .errors import Diagnostics
+from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import YamlProblem, load
 
@@ -77,6 +78,24 @@ def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str]:
         if not isinstance(text, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", str(name)):
             diags.add(path, *marked.where((name,)), f"symbol {name!r}: a lowercase name mapped to a description")
     return {str(k): str(v) for k, v in symbols.items()}
+
+
+# What content/ may hold besides sections (NN-slug.md); anything else is most likely a section or a
+# settings file under a name the build would silently skip (a `.markdown` section, `fact.yaml`).
+SETTINGS_FILES = ("site.yaml", "facts.yaml", "symbols.yaml")
+
+
+def check_content_files(folder: Path, diags: Diagnostics) -> None:
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or path.is_dir() or path.suffix == ".md" or path.name in SETTINGS_FILES:
+            continue
+        hint = did_you_mean(path.name, SETTINGS_FILES) if path.suffix in (".yaml", ".yml") else ""
+        diags.add(path, 1, 1, f"unsupported content file: sections are .md files, settings are "
+                  f"{', '.join(SETTINGS_FILES)}{hint}")
+    figures = folder / "figures"
+    for path in sorted(figures.iterdir()) if figures.is_dir() else ():
+        if not path.name.startswith(".") and path.suffix != ".yaml":
+            diags.add(path, 1, 1, "unsupported file in content/figures: a figure spec is a fig-NN.yaml file")
 
 
 def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics) -> list[Section]:

@@ -66,6 +66,9 @@ class Facts:
 
 
 def load_facts(path: Path, diags: Diagnostics) -> Facts:
+    if not path.is_file():
+        diags.add(path, 1, 1, "missing: every project has a facts file (`facts: []` if it cites none)")
+        return Facts({}, path)
     try:
         marked = load(path.read_text(encoding="utf-8"))
     except (YamlProblem, UnicodeDecodeError) as e:

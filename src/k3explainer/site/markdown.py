@@ -30,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .errors import Diagnostics
 from .facts import Fact, Facts
+from .suggest import did_you_mean
 
 DIRECTIVES = ("figure", "claim", "vs", "side", "callout")
 FACT_REF = re.compile(r"\{\{\s*([a-z0-9_]+(?:\.[a-z0-9_]+)+)\s*\}\}")
@@ -86,6 +87,19 @@ class Scan:
     links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
     figures: list[tuple[str, int]] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
+    _lines: list[str] | None = None
+
+    def col(self, line: int, needle: str, skip: int = 0) -> int:
+        """1-based column of `needle` (plus `skip` characters into it) in the source line: tokens
+        carry lines, not columns. 1 if the line does not hold it (a folded YAML caption starts on the
+        line below its key)."""
+        if self._lines is None:
+            try:
+                self._lines = self.path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                self._lines = []
+        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        return text.find(needle) + 1 + skip if needle in text else 1
 
 
 def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str], diags: Diagnostics,
@@ -102,8 +116,19 @@ def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str],
         elif tok.type == "heading_open" and tok.attrGet("id"):
             out.ids.add(str(tok.attrGet("id")))
         elif tok.type == "inline":
+            _scan_unknown_directive(tok.content, line, out, diags)
             _scan_inline(tok.children or [], line, out, facts, symbols, diags)
     return out
+
+
+def _scan_unknown_directive(text: str, line: int, out: Scan, diags: Diagnostics) -> None:
+    """A ':::' line that no directive took stays a paragraph: a misspelt name, or a figure directive
+    outside its fence, would otherwise be published as literal text."""
+    m = re.match(r":{3,}[ \t]*([A-Za-z][\w-]*)", text)
+    if m:
+        name = m.group(1)
+        diags.add(out.path, line, out.col(line, name),
+                  f"unknown directive {name!r} (directives: {', '.join(DIRECTIVES)}){did_you_mean(name, DIRECTIVES)}")
 
 
 def _scan_inline(children, line, out, facts, symbols, diags):
@@ -113,36 +138,42 @@ def _scan_inline(children, line, out, facts, symbols, diags):
         elif child.type in MATH_TYPES:
             _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
         elif child.type == "fact_ref" and child.meta["key"] not in facts:
-            diags.add(out.path, line, 1, f"unknown fact {child.meta['key']!r} in {{{{{child.meta['key']}}}}}")
+            key = child.meta["key"]
+            diags.add(out.path, line, out.col(line, key),
+                      f"unknown fact {key!r} in {{{{{key}}}}}{did_you_mean(key, facts.by_key)}")
         elif child.type == "link_open":
             href = str(child.attrGet("href") or "")
             if href.startswith("#"):
                 out.links.append((href, line))
             elif not href.startswith(("https://", "http://", "mailto:")):
-                diags.add(out.path, line, 1, f"link {href!r}: use #id for the article or a full https:// address")
+                diags.add(out.path, line, out.col(line, f"]({href}", skip=2),
+                          f"link {href!r}: use #id for the article or a full https:// address")
         elif child.type == "text" and "{{" in child.content:
-            diags.add(out.path, line, 1, f"malformed fact reference in {child.content.strip()[:60]!r}")
+            diags.add(out.path, line, out.col(line, "{{"), f"malformed fact reference in {child.content.strip()[:60]!r}")
 
 
 def _scan_math(tex, display, line, out, symbols, diags):
     out.math.append((MathItem(tex, display), line))
     for name, _ in sym_parts(tex):
         if name not in symbols:
-            diags.add(out.path, line, 1, f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml)")
+            diags.add(out.path, line, out.col(line, f"\\sym{{{name}}}"),
+                      f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}")
 
 
 def _scan_directive(tok, line, out, facts, diags):
     kind, _, arg = tok.info.strip().partition(" ")
     arg = arg.strip()
+    col = out.col(line, arg) if arg else out.col(line, kind)
     if kind == "figure":
         if not re.fullmatch(r"fig-\d\d[a-z]?", arg):
-            diags.add(out.path, line, 1, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
+            diags.add(out.path, line, col, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
         else:
             out.figures.append((arg, line))
     elif kind == "claim" and arg != "illustrative" and arg not in facts:
-        diags.add(out.path, line, 1, f"claim needs a fact key or 'illustrative', got {arg!r}")
+        diags.add(out.path, line, col, f"claim needs a fact key or 'illustrative', got {arg!r}"
+                  + did_you_mean(arg, [*facts.by_key, "illustrative"]))
     elif kind in ("side", "callout") and not arg:
-        diags.add(out.path, line, 1, f"{kind} directive needs a title")
+        diags.add(out.path, line, col, f"{kind} directive needs a title")
 
 
 def sym_parts(tex: str) -> list[tuple[str, str]]:

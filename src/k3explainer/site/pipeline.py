@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .content import Section, load_sections, load_site, load_symbols
+from .content import Section, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import load_facts
 from .figdata import build_figure_data, dumps, markdown_fields
@@ -18,6 +18,7 @@ from .math import katex_assets, render_math
 from .output import write_atomic
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs
+from .suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     symbols = load_symbols(project.content / "symbols.yaml", diags)
     facts = load_facts(project.content / "facts.yaml", diags)
     specs = load_specs(project.content / "figures", diags)
+    check_content_files(project.content, diags)
     sections = load_sections(project.content, md, site, diags)
     check_parts(specs, project.static, facts, diags)
 
@@ -199,7 +201,8 @@ def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) ->
     for sc in scans:
         for fid, line in sc.figures:
             if fid not in figure_ids:
-                diags.add(sc.path, line, 1, f"unknown figure {fid!r}: no content/figures/{fid}.yaml")
+                diags.add(sc.path, line, sc.col(line, fid),
+                          f"unknown figure {fid!r}: no content/figures/{fid}.yaml{did_you_mean(fid, figure_ids)}")
             elif fid in placed:
                 diags.add(sc.path, line, 1, f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})")
             else:
@@ -215,7 +218,8 @@ def _check_links(sections: list[Section], scans, figure_ids: set[str], diags: Di
     for sc in scans:
         for href, line in sc.links:
             if href[1:] not in targets:
-                diags.add(sc.path, line, 1, f"broken cross-reference {href!r}: no section, figure or heading has that id")
+                diags.add(sc.path, line, sc.col(line, f"]({href}", skip=2), f"broken cross-reference {href!r}: no section, "
+                          f"figure or heading has that id{did_you_mean(href[1:], targets)}")
 
 
 def _manifest(specs, facts, data) -> dict:

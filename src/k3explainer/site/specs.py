@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -9,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .errors import Diagnostics
+from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
 
@@ -127,15 +129,44 @@ def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
 
 def check_parts(specs: dict[str, Spec], static_dir: Path, facts, diags: Diagnostics) -> None:
     """Each live figure's builder and component exist; every fact a spec cites exists."""
+    import k3explainer.figures as builders
+
+    known_builders = [p.stem for p in Path(builders.__file__).parent.glob("fig_*.py")]
+    components = static_dir / "js" / "figures"
+    known_components = [p.stem for p in components.glob("*.js")]
     for spec in specs.values():
         m = spec.model
         if not m.pending:
             if importlib.util.find_spec(f"k3explainer.figures.{m.builder}") is None:
                 diags.add(spec.path, *spec.where("builder"),
-                          f"unknown builder {m.builder!r}: no module src/k3explainer/figures/{m.builder}.py")
-            if not (static_dir / "js" / "figures" / f"{m.component}.js").is_file():
+                          f"unknown builder {m.builder!r}: no module src/k3explainer/figures/{m.builder}.py"
+                          + did_you_mean(m.builder, known_builders))
+            file = components / f"{m.component}.js"
+            if not file.is_file():
                 diags.add(spec.path, *spec.where("component"),
-                          f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js")
+                          f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
+                          + did_you_mean(m.component, known_components))
+            else:
+                _check_registers(file, m.component, diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and c.fact not in facts:
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
+
+
+REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")
+
+
+def _check_registers(file: Path, component: str, diags: Diagnostics) -> None:
+    """The component file registers the name its spec gives, or the figure would only fail in the
+    reader's browser ("did not register")."""
+    text = file.read_text(encoding="utf-8")
+    names = [(m.group(1), m.start(1)) for m in REGISTER.finditer(text)]
+    if component in (n for n, _ in names):
+        return
+    if names:
+        name, at = names[0]
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        diags.add(file, line, col, f"registers {name!r}, but its spec names the component {component!r}")
+    else:
+        diags.add(file, 1, 1, f"never calls K3.register({component!r}, …)")

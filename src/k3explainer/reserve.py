@@ -21,7 +21,6 @@ from pathlib import Path
 from .browser import LAUNCH, serve
 from .site.specs import RESERVE_WIDTHS
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADROOM = 6  # px: sub-pixel text metrics differ a little between runs and machines
 WIDEST = 1120  # the figure column's maximum width (--wide in base.css)
 # Columns either side of the page's phone breakpoint (42.5rem = 680 px viewport in base.css): the
@@ -110,8 +109,9 @@ def write_heights(spec: Path, heights: dict[int, int]) -> None:
     spec.write_text(new, encoding="utf-8")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", type=Path, default=Path.cwd(), help="the project (default: the current folder)")
     ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml")
     ap.add_argument("--figure", action="append", metavar="fig-NN",
                     help="only this figure (repeatable); the others are neither printed nor written")
@@ -120,7 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     from .site.pipeline import Project, build
     from .site.specs import load_specs
 
-    specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+    root = args.root.resolve()
+    if not (root / "content" / "figures").is_dir():
+        ap.error(f"{root} is not a project: it has no content/figures/ (use --root)")
+    specs = load_specs(root / "content" / "figures", Diagnostics(root))
     chosen = set(args.figure or specs)
     for fid in chosen - set(specs):
         near = difflib.get_close_matches(fid, specs, n=1)
@@ -128,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     reserve_for = {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for and fid in chosen}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "_site"
-        build(Project(ROOT), site)
+        build(Project(root), site)
         server, url = serve(site)
         try:
             used = measure(url, reserve_for)
@@ -139,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     for fid in sorted(used):
         print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
         if args.write:
-            write_heights(ROOT / "content" / "figures" / f"{fid}.yaml", {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS})
+            write_heights(root / "content" / "figures" / f"{fid}.yaml", {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS})
     if args.write:
         print(f"wrote the heights of {len(used)} specs (+{HEADROOM} px, rounded up to 10)")
     return 0

@@ -176,6 +176,18 @@ def component_registers_another_name(s):
     line = s.replace(js, 'K3.register("fig-02-attention-matrix"', 'K3.register("fig-02-attention-matrics"')
     return f"{js}:{line}", "registers 'fig-02-attention-matrics', but its spec names the component 'fig-02-attention-matrix'"
 @case
+def param_misspelt(s):
+    spec = "content/figures/fig-12.yaml"
+    line = s.replace(spec, "  n_queries:", "  n_querys:")
+    return f"{spec}:{line}:3", "params.n_querys: Extra inputs are not permitted; did you mean 'n_queries'?"
+@case
+def param_wrong_type(s):
+    spec = "content/figures/fig-15.yaml"
+    line = s.replace(spec, "  d_h: 128", "  d_h: wide")
+    return f"{spec}:{line}", "params.d_h: Input should be a valid integer"
+@case
+def spec_field_misspelt_suggests(s): return f"{SPEC}:{s.replace(SPEC, 'how_to:', 'how_too:')}", "did you mean 'how_to'?"
+@case
 def symbols_bad_entry(s): return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"
 
 

@@ -6,6 +6,7 @@ multipliers in between), so the JS never computes the scale; every readout comes
 element) are the spec's ILLUSTRATIVE params.
 """
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import (
     decode_step_reads,
@@ -14,6 +15,19 @@ from k3explainer.kernels import (
     prefill_attention_flops,
     score_cells,
 )
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_min: int = Field(ge=1)  # the slider's shortest sequence
+    n_max: int = Field(ge=1)  # ... and its longest (a million tokens: where the quadratic terms bite)
+    n_default: int  # must be one of the slider's values
+    octave_steps: list[float]  # multipliers inside each doubling, starting at 1 (integers only)
+    px_per_cell: float = Field(gt=0)  # how big one score cell is drawn: the "screens of matrix" readout
+    screen_px: float = Field(gt=0)  # one screen's width in px, for the same readout
+    d_head: int = Field(ge=1)  # ILLUSTRATIVE model shape for the FLOPs and bytes readouts
+    n_heads: int = Field(ge=1)
+    bytes_per_element: int = Field(ge=1)  # 2 for bf16
 
 
 def slider_values(n_min: int, n_max: int, octave_steps: list[float]) -> np.ndarray:

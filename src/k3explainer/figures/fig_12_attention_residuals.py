@@ -2,8 +2,20 @@
 layer with 1 … n − 1 layers below it: the embedding plus l earlier outputs, so the plain residual's
 equal shares are 1/(l + 1) and shrink as l grows, while the softmax weights always sum to one."""
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import attention_residual, residual_shares, rms_norm
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_sources: int = Field(ge=2)  # the embedding + the deepest reading layer's outputs below it
+    source_labels: list[str]  # one per source, in depth order
+    d: int = Field(ge=1)  # stream width: small, so the query vector can be shown whole
+    seed: int  # sources from default_rng(seed); query i from default_rng(seed + i)
+    n_queries: int = Field(ge=1)  # "New query" steps through this many seeded queries
+    query_scale: float = Field(default=1.0, gt=0)  # a partly trained query gives scores of order one
+    precision: int = Field(default=3, ge=1, le=6)  # decimals the weights are shown with
 
 
 def query_for(seed: int, index: int, d: int, scale: float) -> np.ndarray:
@@ -18,8 +30,8 @@ def build(params: dict, facts) -> dict:
     n, d, seed = int(params["n_sources"]), int(params["d"]), int(params["seed"])
     n_queries = int(params["n_queries"])
     scale = float(params.get("query_scale", 1.0))  # a partly trained query: scores of order one
-    if len(labels) != n or n < 2 or d < 1 or n_queries < 1:
-        raise ValueError(f"need n_sources ≥ 2 labels (got {len(labels)} for {n}), d ≥ 1 and n_queries ≥ 1")
+    if len(labels) != n:
+        raise ValueError(f"need one label per source: {len(labels)} labels for {n} sources")
     rng = np.random.default_rng(seed)
     sources = rng.standard_normal((n, d))  # [n, d] embedding + earlier layer outputs, similar sizes
     gamma = np.ones(d)  # RMSNorm weight at its initial value

@@ -5,9 +5,26 @@ marker move by index and the browser never computes a scale. Every value is
 `complexity_curves` at that N; the growth column is the same kernel at 2N divided by its value
 at N (4 for a quadratic curve, 2 for a linear one, 1 for a flat one).
 """
+from typing import Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import MECHANISMS, complexity_curves
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    d_h: int = Field(ge=1)  # head width: the state is d_h × d_h, the cache d_h per token
+    n_layers: int = Field(ge=1)
+    d_c: int = Field(ge=1)  # MLA's latent width per token
+    chunk_size: int = Field(ge=1)  # the chunked delta rule's C
+    hybrid_kda_per_mla: Literal[3]  # costs.mechanism_costs models the 3:1 hybrid only
+    n_min: int = Field(ge=1)  # n_max / n_min must be a power of two: the grid is geometric
+    n_max: int = Field(ge=2)
+    n_default: int
+    points_per_octave: int = Field(ge=1)  # slider stops per doubling of N
+    mechanisms: list[str]  # curves to draw, each a key of kernels.MECHANISMS
 
 LABELS = {
     "softmax": "Softmax attention",
@@ -47,8 +64,6 @@ def build(params: dict, facts) -> dict:
     unknown = [m for m in mechanisms if m not in MECHANISMS]
     if unknown:
         raise ValueError(f"unknown mechanisms {unknown}; the kernel knows {list(MECHANISMS)}")
-    if params["hybrid_kda_per_mla"] != 3:
-        raise ValueError("costs.mechanism_costs models the 3:1 hybrid only")
     per_octave = int(params["points_per_octave"])
     N = n_grid(int(params["n_min"]), int(params["n_max"]), per_octave)
     consts = dict(d_h=params["d_h"], layers=params["n_layers"], d_c=params["d_c"], C=params["chunk_size"])

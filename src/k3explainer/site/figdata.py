@@ -16,6 +16,7 @@ import numpy as np
 from .errors import Diagnostics
 from .facts import Facts
 from .specs import Spec
+from .validate import validate
 
 
 def to_jsonable(value: Any) -> Any:
@@ -44,9 +45,12 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) 
         m = spec.model
         if m.pending:
             continue
+        module = importlib.import_module(f"k3explainer.figures.{m.builder}")
+        params = checked_params(module, spec, diags)
+        if params is None:
+            continue
         try:
-            module = importlib.import_module(f"k3explainer.figures.{m.builder}")
-            data = module.build(dict(m.params), facts)
+            data = module.build(params, facts)
             if not isinstance(data, dict) or "provenance" not in data:
                 raise TypeError("a builder returns a dict with a 'provenance' entry")
             out[fid] = to_jsonable({"id": fid, **data})
@@ -55,6 +59,17 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) 
             diags.add(spec.path, *spec.where("builder"),
                       f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
     return out
+
+
+def checked_params(module, spec: Spec, diags: Diagnostics) -> dict | None:
+    """The spec's params, validated against the builder's `Params` model when it declares one: a
+    misspelt or unknown param fails at its own line, a wrong type says what was expected, and
+    defaults are filled in. None (and diagnostics) when they do not validate."""
+    model = getattr(module, "Params", None)
+    if model is None:
+        return dict(spec.model.params)
+    checked = validate(model, spec.marked, spec.path, diags, prefix=("params",))
+    return None if checked is None else checked.model_dump()
 
 
 def markdown_fields(value: Any, path: str = ""):

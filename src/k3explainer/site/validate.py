@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
 from .errors import Diagnostics
+from .suggest import did_you_mean
 from .yamlmarks import Marked
 
 M = TypeVar("M", bound=BaseModel)
@@ -23,6 +24,24 @@ def validate(model: type[M], marked: Marked, path: Path, diags: Diagnostics, *, 
         for e in err.errors():
             loc = prefix + tuple(e["loc"])
             line, col = marked.where(loc)
-            where = ".".join(str(p) for p in e["loc"]) or "(document)"
-            diags.add(path, line, col, f"{where}: {e['msg']}")
+            where = ".".join(str(p) for p in loc) or "(document)"
+            hint = ""
+            if e["type"] == "extra_forbidden":  # a misspelt field: name the field it most likely meant
+                hint = did_you_mean(str(e["loc"][-1]), _fields_at(model, e["loc"][:-1]))
+            diags.add(path, line, col, f"{where}: {e['msg']}{hint}")
         return None
+
+
+def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names of the (nested) model at `loc`; list indices and dict keys are stepped over."""
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(str(part))
+        if field is None:
+            return []
+        inner = [a for a in get_args(field.annotation) or (field.annotation,) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not inner:
+            return []
+        model = inner[0]
+    return list(model.model_fields)

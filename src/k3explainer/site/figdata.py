@@ -6,9 +6,12 @@ inputs, which seed) so every number on the page can be traced.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
+import os
 import traceback
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,9 +41,15 @@ def dumps(value: Any) -> str:
     return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) -> dict[str, dict]:
-    """Figure id → its builder's data (JSON-ready), for every spec that is not pending."""
+def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics,
+                      cache: Path | None = None) -> dict[str, dict]:
+    """Figure id → its builder's data (JSON-ready), for every spec that is not pending.
+
+    With a cache folder, a figure whose inputs are unchanged (its params, the facts, the source of
+    the builders and kernels) is read back from the last build instead of recomputed, as Observable
+    Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel."""
     out: dict[str, dict] = {}
+    code = _code_digest(facts)
     for fid, spec in sorted(specs.items()):
         m = spec.model
         if m.pending:
@@ -49,16 +58,57 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics) 
         params = checked_params(module, spec, diags)
         if params is None:
             continue
+        key = hashlib.sha256(f"{code}\n{m.builder}\n{dumps(params)}".encode()).hexdigest()
+        cached = _read_cached(cache, fid, key)
+        if cached is not None:
+            out[fid] = cached
+            continue
         try:
             data = module.build(params, facts)
             if not isinstance(data, dict) or "provenance" not in data:
                 raise TypeError("a builder returns a dict with a 'provenance' entry")
             out[fid] = to_jsonable({"id": fid, **data})
+            _write_cached(cache, fid, key, out[fid])
         except Exception as e:  # a builder's failure is an author-facing build error, not a crash
             frame = traceback.extract_tb(e.__traceback__)[-1]
             diags.add(spec.path, *spec.where("builder"),
                       f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
     return out
+
+
+def _code_digest(facts: Facts) -> str:
+    """What every figure's data depends on besides its params: the builders, the kernels, the facts
+    (file and the derived values computed from it) and this module's JSON conversion."""
+    import k3explainer
+
+    package = Path(k3explainer.__file__).parent
+    sources = sorted([*package.glob("kernels/*.py"), *package.glob("figures/*.py"),
+                      package / "site" / "derived.py", package / "site" / "facts.py", Path(__file__)])
+    h = hashlib.sha256()
+    for path in [*sources, *([facts.path] if facts.path else [])]:
+        h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    return h.hexdigest()
+
+
+def _read_cached(cache: Path | None, fid: str, key: str) -> dict | None:
+    try:
+        entry = json.loads((cache / f"{fid}.json").read_text(encoding="utf-8")) if cache else None
+    except (OSError, ValueError):
+        return None
+    return entry["data"] if isinstance(entry, dict) and entry.get("key") == key else None
+
+
+def _write_cached(cache: Path | None, fid: str, key: str, data: dict) -> None:
+    if cache is None:
+        return
+    try:  # one file per figure, replaced whole (parallel builds may write side by side)
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = cache / f"{fid}.{os.getpid()}.tmp"
+        # key order kept: the cite ids of the data's Markdown are numbered in that order
+        tmp.write_text(json.dumps({"key": key, "data": data}, allow_nan=False), encoding="utf-8")
+        tmp.replace(cache / f"{fid}.json")
+    except OSError:
+        pass  # a cache we cannot write only costs time
 
 
 def checked_params(module, spec: Spec, diags: Diagnostics) -> dict | None:

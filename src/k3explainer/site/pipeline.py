@@ -32,6 +32,7 @@ class Project:
     static = property(lambda self: self.root / "static")
     node_modules = property(lambda self: self.root / "node_modules")
     cache = property(lambda self: self.root / ".cache" / "katex.json")
+    figure_cache = property(lambda self: self.root / ".cache" / "figures")
 
 
 @dataclass
@@ -94,7 +95,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
     diags.raise_if_any()  # builders run only on content that checks out
-    data = build_figure_data(specs, facts, diags)
+    data = build_figure_data(specs, facts, diags, project.figure_cache)
     for fid, d in data.items():
         for _, _, where in markdown_fields(d):
             inline_docs[(fid, where)] = inline(_lookup(d, where), specs[fid], "params")

@@ -50,3 +50,7 @@ def _take_root(args: list[str]) -> tuple[Path, list[str]]:
         if a.startswith("--root="):
             return Path(a.split("=", 1)[1]).resolve(), args[:i] + args[i + 1:]
     return Path.cwd(), args
+
+
+if __name__ == "__main__":
+    sys.exit(main())

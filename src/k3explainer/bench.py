@@ -23,39 +23,38 @@ from pathlib import Path
 
 from .browser import LAUNCH, serve
 
-ROOT = Path(__file__).resolve().parents[2]
+BUILD = [sys.executable, "-m", "k3explainer.cli", "build"]
 
 
-def _build_seconds(out: Path, *, cold: bool) -> float:
+def _build_seconds(root: Path, out: Path, *, cold: bool) -> float:
     if cold:
-        shutil.rmtree(ROOT / ".cache", ignore_errors=True)
+        shutil.rmtree(root / ".cache", ignore_errors=True)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)], check=True, capture_output=True)
+    subprocess.run([*BUILD, "--root", str(root), "--out", str(out)], check=True, capture_output=True)
     return time.perf_counter() - t0
 
 
-def _bare_markdown_seconds() -> float:
+def _bare_markdown_seconds(root: Path) -> float:
     """A fresh process that only renders the sections with plain markdown-it (the floor)."""
     code = ("import time,pathlib;t=time.perf_counter();from markdown_it import MarkdownIt;md=MarkdownIt('commonmark');"
-            f"[md.render(p.read_text()) for p in sorted(pathlib.Path({str(ROOT / 'content')!r}).glob('*.md'))];"
+            f"[md.render(p.read_text()) for p in sorted(pathlib.Path({str(root / 'content')!r}).glob('*.md'))];"
             "print(time.perf_counter()-t)")
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
     return time.perf_counter() - t0
 
 
-def _reload_seconds(tmp: Path) -> float:
+def _reload_seconds(root: Path, tmp: Path) -> float:
     """Edit one section under --serve and time until the reload event reaches a client."""
     project = tmp / "project"
     for folder in ("content", "templates", "static"):
-        shutil.copytree(ROOT / folder, project / folder)
-    for link in ("src", "node_modules", ".cache"):
-        (project / link).symlink_to(ROOT / link)
-    shutil.copy(ROOT / "build.py", project)
+        shutil.copytree(root / folder, project / folder)
+    for link in ("node_modules", ".cache"):
+        (project / link).symlink_to(root / link)
     log = tmp / "serve.log"
     with open(log, "w") as sink:
-        proc = subprocess.Popen([sys.executable, "-u", str(project / "build.py"), "--serve", "--port", "0",
-                                 "--out", str(tmp / "served")], stdout=sink, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-u", "-m", "k3explainer.cli", "serve", "--root", str(project),
+                                 "--port", "0", "--out", str(tmp / "served")], stdout=sink, stderr=subprocess.STDOUT)
     try:
         for _ in range(300):
             m = re.search(r"at (http://127\.0\.0\.1:\d+/)", log.read_text())
@@ -66,8 +65,12 @@ def _reload_seconds(tmp: Path) -> float:
         section = project / "content" / "06-deltanet.md"
         t0 = time.perf_counter()
         section.write_text(section.read_text() + "\nOne more sentence.\n")
-        while b"event: reload" not in events.readline():
-            pass
+        while True:
+            line = events.readline()
+            if not line:
+                raise RuntimeError(f"the server closed the event stream; its log:\n{log.read_text()[-2000:]}")
+            if b"event: reload" in line:
+                break
         return time.perf_counter() - t0
     finally:
         proc.terminate()
@@ -153,26 +156,46 @@ def _bytes(site: Path, files: list[str]) -> tuple[int, int]:
     return sum(map(len, data)), sum(len(gzip.compress(d, mtime=0)) for d in data)
 
 
+# Budgets (issue 16): measure → (limit, "max" | "min"); the README keeps the table with measured values.
+BUDGETS = {
+    "Lighthouse mobile performance (median)": (90, "min"),
+    "Lighthouse mobile total blocking time, ms": (200, "max"),
+    "Lighthouse mobile LCP, ms": (2000, "max"),
+    "Lighthouse desktop performance (median)": (99, "min"),
+    "first view before any figure, gzip B": (80_000, "max"),
+    "input → next painted frame p95, worst figure, ms": (50, "max"),
+    "--serve: edit a section → reload event, s": (0.15, "max"),
+    "warm build, s": (0.4, "max"),
+    "cold build, s": (1.5, "max"),
+    "layout shift (desktop and phone)": (0, "max"),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m k3explainer.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="the project (default: the current folder)")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs per preset (0 skips it)")
     args = parser.parse_args(argv)
+    root = args.root.resolve()
+    measured: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         site = tmp / "site"
-        cold = [_build_seconds(site, cold=True) for _ in range(args.runs)]
-        warm = [_build_seconds(site, cold=False) for _ in range(args.runs)]
-        bare = [_bare_markdown_seconds() for _ in range(args.runs)]
-        reload_s = _reload_seconds(tmp)
-        summary = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(site)],
+        cold = [_build_seconds(root, site, cold=True) for _ in range(args.runs)]
+        warm = [_build_seconds(root, site, cold=False) for _ in range(args.runs)]
+        bare = [_bare_markdown_seconds(root) for _ in range(args.runs)]
+        reload_s = _reload_seconds(root, tmp)
+        summary = subprocess.run([*BUILD, "--root", str(root), "--out", str(site)],
                                  check=True, capture_output=True, text=True).stdout
         m = _browser_metrics(site)
         fmt = lambda xs: f"min {min(xs):.2f} s, median {statistics.median(xs):.2f} s"  # noqa: E731
-        print(f"build, cold (empty math cache): {fmt(cold)}")
+        print(f"build, cold (empty caches):     {fmt(cold)}")
         print(f"build, warm:                    {fmt(warm)}")
         print(f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline")
         print(f"--serve edit → reload event:    {reload_s:.2f} s")
         raw, gz = _bytes(site, m["first_view_files"])
+        measured["first view before any figure, gzip B"] = gz
         print(f"first view ({len(m['first_view_files'])} files: HTML, CSS, JS, fonts): {raw:,d} B raw, {gz:,d} B gzip")
         print(f"  plotly fetched on first view: {any('plotly' in f for f in m['first_view_files'])}")
         raw, gz = _bytes(site, m["all_files"])
@@ -187,6 +210,31 @@ def main(argv: list[str] | None = None) -> int:
         print("input → next painted frame (p50 / p95 over n events):")
         for fid, (p50, p95, n) in m["input_to_paint"].items():
             print(f"  {fid:8s} {p50:6.1f} ms / {p95:6.1f} ms  (n={n})")
+        measured["input → next painted frame p95, worst figure, ms"] = max(p95 for _, p95, _ in m["input_to_paint"].values())
+        measured["--serve: edit a section → reload event, s"] = reload_s
+        measured["warm build, s"] = statistics.median(warm)
+        measured["cold build, s"] = statistics.median(cold)
+        measured["layout shift (desktop and phone)"] = max(m["desktop_paint"]["cls"], m["phone_paint"]["cls"])
+        if args.lighthouse_runs:
+            from .lighthouse import median_of
+
+            lh = median_of(site, root, args.lighthouse_runs)
+            for preset, v in lh.items():
+                print(f"lighthouse {preset} (median of {args.lighthouse_runs}): performance {v['score']:.0f}, "
+                      f"FCP {v['FCP ms']:.0f} ms, LCP {v['LCP ms']:.0f} ms, TBT {v['TBT ms']:.0f} ms, CLS {v['CLS']:.3f}")
+            measured["Lighthouse mobile performance (median)"] = lh["mobile"]["score"]
+            measured["Lighthouse mobile total blocking time, ms"] = lh["mobile"]["TBT ms"]
+            measured["Lighthouse mobile LCP, ms"] = lh["mobile"]["LCP ms"]
+            measured["Lighthouse desktop performance (median)"] = lh["desktop"]["score"]
+    print("\nbudgets:")
+    for name, (limit, kind) in BUDGETS.items():
+        if name not in measured:
+            print(f"  {'skipped':7s} {name}")
+            continue
+        value = measured[name]
+        ok = value <= limit if kind == "max" else value >= limit
+        print(f"  {'pass' if ok else 'FAIL':7s} {name}: {value:,.{3 if value < 10 and value != int(value) else 0}f} "
+              f"({'≤' if kind == 'max' else '≥'} {limit:,})")
     return 0
 
 

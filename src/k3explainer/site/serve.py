@@ -170,7 +170,10 @@ def serve(project: Project, out: Path, *, host: str = "127.0.0.1", port: int = 8
 
 def _changes(project: Project):
     """Yield once per batch of edits to the inputs (watchfiles if present, else polling)."""
-    watched = [project.content, project.templates, project.static, project.root / "src" / "k3explainer"]
+    import k3explainer  # the engine itself (builders, kernels, pipeline), wherever it is installed
+
+    watched = [d for d in (project.content, project.templates, project.static, Path(k3explainer.__file__).parent)
+               if d.is_dir()]
     try:
         from watchfiles import watch
     except ImportError:

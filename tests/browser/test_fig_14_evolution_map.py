@@ -138,3 +138,19 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the next wall by keyboard": lambda p: p.keyboard.press("ArrowRight"),
         "collapsing all": lambda p: fig.get_by_role("button", name="Collapse all").click(),
     })
+
+
+def test_overview_dots_are_big_enough_to_tap_on_a_phone(watched, site_url, spec_nodes):
+    """Each dot takes taps across its whole column of the overview: at 390 px that area is at least
+    24 × 24 px (the dot itself is about 13 px), and a tap near its edge opens that dot's step."""
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    boxes = fig.locator(".f14-dot .f14-hit").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.width, r.height, r.top]; })")
+    assert len(boxes) == len(spec_nodes)
+    assert all(w >= 24 and h >= 24 for _, w, h, _ in boxes), boxes
+    assert all(boxes[i][0] + boxes[i][1] <= boxes[i + 1][0] + 0.5 for i in range(len(boxes) - 1))  # no overlap
+    left, w, h, top = boxes[4]
+    page.mouse.click(left + w - 2, top + h - 3)  # the far corner of the fifth dot's target
+    assert items(fig).nth(4).locator(".k3-disc-btn").get_attribute("aria-expanded") == "true"

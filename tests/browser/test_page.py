@@ -154,7 +154,7 @@ def test_shared_link_lands_on_the_restored_figure_without_layout_shift(watched, 
     fig_id = hash_(site_dir)[1:].split("&")[0]
     page.wait_for_selector(f"#{fig_id}[data-ready='true']")
     page.wait_for_function(f"""() => Math.abs(document.getElementById('{fig_id}').getBoundingClientRect().top
-        - parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop)) < 2""")  # the jump landed
+        - parseFloat(getComputedStyle(document.getElementById('{fig_id}')).scrollMarginTop)) < 2""")  # the jump landed
     page.wait_for_timeout(500)
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.001)
 
@@ -212,3 +212,56 @@ def test_every_figure_symbol_is_a_known_symbol(watched, site_url, root):
     used = set(page.eval_on_selector_all("[data-sym]", "els => els.map(e => e.dataset.sym)"))
     known = set(yaml.safe_load((root / "content" / "symbols.yaml").read_text()))
     assert used - known == set()
+
+
+# Text that holds maths: a Greek letter, a sub/superscript character, "=", "(", "_" or "^", or a
+# letter standing alone as a symbol ("keys k", "N×N"; the words "a", "A" and "I" excepted).
+MATH_TEXT = r"[\u0370-\u03FF\u1F00-\u1FFF\u00B2\u00B3\u00B9\u2070-\u209F\u1D2C-\u1D6A=(_^\u2211\u221A]" \
+    r"|(^|[^\p{L}\p{N}'\u2019])(?![aAI](?![\p{L}\p{N}]))\p{L}(?![\p{L}\p{N}'\u2019])"
+CASED_MATH_JS = """re => { const math = new RegExp(re, 'u'), out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('.katex-mathml, .visually-hidden, script, style')) continue;  // MathML's mi is read, not shown
+    const cs = getComputedStyle(el);
+    if (cs.textTransform === 'none' || cs.display === 'none') continue;
+    const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(' ').trim();
+    if (own && (el.matches('.katex, .katex *, sub, sup, sub *, sup *') || math.test(own)))
+      out.push(`${el.closest('[id]')?.id}: <${el.tagName.toLowerCase()} class="${el.className}"> ${cs.textTransform} "${own.slice(0, 50)}"`);
+  }
+  return out; }"""
+
+
+def test_no_symbol_is_case_transformed(page, site_url):
+    """An uppercase label style turns φ(K)ᵀV into Φ(K)ᵀV and c_t into C_T: with every figure
+    started, no element whose own text holds maths may have a text-transform."""
+    page.goto(site_url + "index.html")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')]"
+                           ".every(f => f.dataset.ready === 'true' || f.dataset.status === 'error')", timeout=60000)
+    assert page.evaluate(CASED_MATH_JS, MATH_TEXT) == []
+    # the check can fail: an uppercase caption holding a symbol is reported
+    page.evaluate("""() => { const p = document.createElement('p'); p.className = 'k3-caps'; p.textContent = 'state S = φ(K)ᵀV';
+        document.querySelector('#fig-03 .fig-mount').appendChild(p); }""")
+    assert page.evaluate(CASED_MATH_JS, MATH_TEXT) == ['fig-03: <p class="k3-caps"> uppercase "state S = φ(K)ᵀV"']
+
+
+# Two sentences run together ("Gated DeltaNet.The"): a word ending in . ! or ? with a capitalised
+# word straight after it. Dotted code names (cute.nvgpu.warp.MmaF16BF16Op) are not sentences.
+RUN_TOGETHER = r"(?<![\w.])[A-Za-z]*[a-z]{2}[.!?][A-Z][a-z]+\b"
+
+
+def test_no_two_sentences_run_together(page, site_url):
+    page.goto(site_url + "index.html")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')]"
+                           ".every(f => f.dataset.ready === 'true' || f.dataset.status === 'error')", timeout=60000)
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    found = page.evaluate("""re => { const rx = new RegExp(re, 'g'), out = [];
+        for (const root of document.querySelectorAll('.section')) {
+          const text = root.innerText; let m;
+          while ((m = rx.exec(text))) out.push(`${(root.closest('[id]') || {}).id}: ${text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 10)}`);
+        }
+        return out; }""", RUN_TOGETHER)
+    assert found == []
+    page.evaluate("() => { document.querySelector('#fig-03 .fig-mount').append('Gated DeltaNet.', document.createElement('span')); "
+                  "document.querySelector('#fig-03 .fig-mount').lastChild.textContent = 'The end'; }")
+    assert len(page.evaluate(f"re => [...document.querySelector('#fig-03').innerText.matchAll(new RegExp(re, 'g'))]", RUN_TOGETHER)) == 1

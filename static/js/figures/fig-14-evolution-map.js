@@ -31,6 +31,8 @@
       var dots = nodes.map(function (nd, i) {
         var g = el("svg:g", { class: "f14-dot f14-w-" + nd.wall, transform: "translate(" + (pad + i * step) + "," + cy + ")", "data-i": i },
           el("svg:title", { text: (i + 1) + " · " + nd.title + ", " + nd.year + " (" + wallLabel[nd.wall] + ")" }),
+          // the whole column around a dot takes the tap: a dot alone is under 24 px wide on a phone
+          el("svg:rect", { class: "f14-hit", x: -step / 2, y: -cy, width: step, height: VH }),
           el("svg:text", { class: "f14-year", y: -20, "text-anchor": "middle", text: String(nd.year) }),
           el("svg:circle", { r: 13 }),
           el("svg:text", { class: "f14-num", y: 4.5, "text-anchor": "middle", text: String(i + 1) }),

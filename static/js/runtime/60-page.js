@@ -51,23 +51,69 @@
     update();
   }
 
-  /* A region that scrolls sideways (a wide equation or table) must be reachable by keyboard.
-   * Sections far from the viewport skip layout (content-visibility), so they are measured again
-   * when the browser renders them. */
-  var SCROLLERS = ".math-block, .section > table, .k3-scroll";
+  /* A region that scrolls sideways (a wide equation, table or figure part) must say so and be
+   * reachable by keyboard. Each one that overflows gets tabindex=0 and data-overflow naming the
+   * side(s) with more to see ("end", "start" or "both"); the CSS draws a fade on those edges and,
+   * while the region is at its start, a "scroll →" hint. Nothing here ever scrolls a region
+   * itself: the reader decides what goes out of view. Regions are measured when they appear
+   * (figures render into the page), when they or the window change size, and as they scroll. */
+  var SCROLLERS = ".math-block, .section > table, .k3-scroll, .journey-list";
+  function measureScroller(el) {
+    var max = el.scrollWidth - el.clientWidth, side = null;
+    if (max > 1) side = el.scrollLeft <= 1 ? "end" : el.scrollLeft >= max - 1 ? "start" : "both";
+    if (el.getAttribute("data-overflow") !== side) {
+      if (side) el.setAttribute("data-overflow", side); else el.removeAttribute("data-overflow");
+    }
+    if (el.classList.contains("journey-list")) return;  // its links are already in the tab order
+    if (side && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+    else if (!side && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
+  }
+  var sized = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+    entries.forEach(function (e) { measureScroller(e.target); });
+  }) : null;
+  var watched = typeof WeakSet === "function" ? new WeakSet() : null;
   function focusableScrollers(root) {
     var scope = root || document;
     var els = [].slice.call(scope.querySelectorAll(SCROLLERS));
     if (scope.matches && scope.matches(SCROLLERS)) els.push(scope);
     els.forEach(function (el) {
-      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute("tabindex", "0");
-      else el.removeAttribute("tabindex");
+      measureScroller(el);
+      if (sized && watched && !watched.has(el)) { watched.add(el); sized.observe(el); }
     });
+  }
+  document.addEventListener("scroll", function (e) {
+    var el = e.target;
+    if (el.nodeType === 1 && el.matches(SCROLLERS)) measureScroller(el);
+  }, { capture: true, passive: true });
+  /* Figures draw (and redraw) their parts after start: measure again, at most once a frame. */
+  var rescanPending = false;
+  function rescanSoon() {
+    if (rescanPending) return;
+    rescanPending = true;
+    requestAnimationFrame(function () { rescanPending = false; focusableScrollers(); });
+  }
+  if ("MutationObserver" in window) {
+    new MutationObserver(function (records) {
+      for (var i = 0; i < records.length; i++) {
+        if (records[i].addedNodes.length || records[i].removedNodes.length) { rescanSoon(); return; }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
   }
   document.addEventListener("contentvisibilityautostatechange", function (e) {
     if (!e.skipped) requestAnimationFrame(function () { focusableScrollers(e.target); });
   }, true);
   K3.focusableScrollers = focusableScrollers;
+
+  /* The sticky journey strip's real height, as --strip-h on the root: anchors (scroll-margin-top in
+   * base.css) land just below it whatever its height at this width and font size. */
+  function trackStrip() {
+    var strip = document.querySelector(".journey");
+    if (!strip) return;
+    var root = document.documentElement;
+    function set() { root.style.setProperty("--strip-h", Math.ceil(strip.getBoundingClientRect().height) + "px"); }
+    set();
+    if ("ResizeObserver" in window) new ResizeObserver(set).observe(strip);
+  }
 
   /* "Copy link": the page URL with this figure's state, scrolled to the figure. */
   document.addEventListener("click", function (e) {
@@ -128,6 +174,7 @@
   }
 
   function start() {
+    trackStrip();
     focusableScrollers();
     watchMath();
     var resizeTimer = null;

@@ -105,6 +105,9 @@
       var v = opts.values[+input.value];
       out.textContent = opts.format ? opts.format(v) : String(v);
       input.setAttribute("aria-valuetext", out.textContent);
+      // the track is filled up to the thumb (figure.css draws it from --fill)
+      var max = opts.values.length - 1;
+      input.style.setProperty("--fill", (max > 0 ? (100 * +input.value / max) : 0) + "%");
     }
     input.addEventListener("input", function () { paint(); if (opts.onInput) opts.onInput(+input.value, "input"); });
     paint();

@@ -1,0 +1,127 @@
+"""At phone width (390 px) nothing is cut off silently: every figure part, equation and table that
+is wider than its column either fits, or scrolls sideways and shows that it does (a faded edge and
+a "scroll →" hint, drawn by 60-page.js + base.css from data-overflow), and no figure scrolls a
+region by itself."""
+import pytest
+
+from k3explainer.reserve import state_hashes
+
+from .support import spec_heights
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+# Every problem on the page, each as {where, kind, what, ...}. `where` is the figure's id, or
+# "text:<section>" for the article's own equations and tables.
+PROBLEMS_JS = r"""() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  const where = el => { const f = el.closest('figure[id]'); if (f) return f.id;
+    const s = el.closest('section[id]'); return 'text:' + (s ? s.id : el.closest('[id]')?.id); };
+  const what = el => el.tagName.toLowerCase() + [...el.classList].map(c => '.' + c).join('');
+  const skip = el => el.closest('.katex-mathml, .visually-hidden, svg, .js-plotly-plot, .journey');
+  const hidden = el => { for (let p = el; p && p !== document.body; p = p.parentElement) {
+    const cs = getComputedStyle(p); if (cs.display === 'none' || cs.visibility === 'hidden') return true; } return false; };
+  const shows = (el, side) => {  // the fade on that edge, and at the start the "scroll →" pill
+    const cs = getComputedStyle(el), mask = cs.maskImage !== 'none' ? cs.maskImage : cs.webkitMaskImage;
+    if (!el.dataset.overflow || !mask || mask === 'none') return false;
+    if (el.scrollLeft > 1) return true;
+    const hint = getComputedStyle(el, '::after');
+    return hint.content.includes('scroll') && hint.display !== 'none' && hint.visibility !== 'hidden';
+  };
+  for (const el of document.querySelectorAll('main *')) {
+    if (skip(el) || hidden(el)) continue;
+    const cs = getComputedStyle(el), ox = cs.overflowX, over = el.scrollWidth > el.clientWidth + 1;
+    const row = {where: where(el), what: what(el), content: el.scrollWidth, box: el.clientWidth};
+    if (over && (ox === 'auto' || ox === 'scroll')) {
+      if (!shows(el)) out.push({...row, kind: 'scrolls without a visible affordance'});
+      if (el.closest('figure') && el.scrollLeft > 1) out.push({...row, kind: 'scrolled by the figure, not the reader'});
+    } else if (over && (ox === 'hidden' || ox === 'clip') && el.clientWidth > 2) {
+      out.push({...row, kind: 'cut off (overflow hidden)'});
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && (r.right > vw + 1 || r.left < -1)) {
+      let p = el.parentElement, held = false;
+      for (; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') { held = true; break; }
+      if (!held) out.push({where: where(el), what: what(el), kind: 'off the screen', left: Math.round(r.left), right: Math.round(r.right)});
+    }
+  }
+  if (document.documentElement.scrollWidth > vw) out.push({where: 'page', kind: 'the page scrolls sideways', content: document.documentElement.scrollWidth, box: vw});
+  return out;
+}"""
+
+ALL_SETTLED_JS = """() => [...document.querySelectorAll('figure[data-src]')]
+  .every(f => f.dataset.ready === 'true' || f.dataset.status === 'error')"""
+
+
+def open_phone(page, site_url, hash_=""):
+    page.set_viewport_size(PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(site_url + "index.html" + hash_)
+    page.evaluate("K3.initAll()")
+    page.wait_for_function(ALL_SETTLED_JS, timeout=60000)
+    page.locator(".math-block").first.scroll_into_view_if_needed()  # math fonts load near the first formula
+    page.wait_for_function("() => !!document.getElementById('k3-math-fonts')")
+    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => setTimeout(r, 300)))")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def summary(problems):
+    by = {}
+    for p in problems:
+        by.setdefault(p["where"], set()).add(f"{p['what'] if 'what' in p else ''}: {p['kind']}")
+    return {k: sorted(v) for k, v in sorted(by.items())}
+
+
+def test_nothing_overflows_a_phone_without_showing_that_it_scrolls(page, site_url):
+    open_phone(page, site_url)
+    assert summary(page.evaluate(PROBLEMS_JS)) == {}
+
+
+def test_nor_in_the_states_figures_reserve_room_for(page, site_url):
+    """The largest views the specs list (FIG 03's slider ends, FIG 04's last decode step...): still
+    nothing cut off, and no figure has scrolled a region away from its labels by itself."""
+    _, reserve_for = spec_heights()
+    found = {}
+    for hash_ in state_hashes(reserve_for)[1:]:
+        open_phone(page, site_url, hash_)
+        for where, rows in summary(page.evaluate(PROBLEMS_JS)).items():
+            found.setdefault(where, set()).update(rows)
+    assert found == {}
+
+
+def test_the_affordance_follows_the_reader_and_leaves_when_it_fits(page, site_url):
+    """The widest prose equation: hint at the start, fades on both edges mid-way, only the left at
+    the end; at desktop width it fits and shows nothing. The check above can fail: a region made
+    too wide with the affordance switched off is reported."""
+    open_phone(page, site_url)
+    block = page.locator("#kimi-k3 .math-block").first
+    page.evaluate("el => { el.style.maxWidth = '120px'; }", block.element_handle())
+    page.wait_for_function("el => el.dataset.overflow === 'end'", arg=block.element_handle())
+    assert page.evaluate("el => getComputedStyle(el, '::after').content", block.element_handle()).startswith('"scroll')
+    page.evaluate("el => { el.scrollLeft = 20; }", block.element_handle())
+    page.wait_for_function("el => el.dataset.overflow === 'both'", arg=block.element_handle())
+    assert page.evaluate("el => getComputedStyle(el, '::after').content", block.element_handle()) == "none"
+    page.evaluate("el => { el.scrollLeft = el.scrollWidth; }", block.element_handle())
+    page.wait_for_function("el => el.dataset.overflow === 'start'", arg=block.element_handle())
+    assert block.get_attribute("tabindex") == "0"  # reachable by keyboard while it scrolls
+    # with the affordance removed the page check reports it
+    page.add_style_tag(content="#kimi-k3 .math-block { mask-image: none !important; -webkit-mask-image: none !important; }")
+    page.evaluate("el => { el.scrollLeft = 0; }", block.element_handle())
+    found = summary(page.evaluate(PROBLEMS_JS))
+    assert "div.math-block: scrolls without a visible affordance" in found["text:kimi-k3"]
+    page.evaluate("el => { el.style.maxWidth = ''; }", block.element_handle())
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function("el => !el.hasAttribute('data-overflow') && !el.hasAttribute('tabindex')", arg=block.element_handle())
+
+
+def test_a_wide_equation_breaks_between_terms_on_a_phone(page, site_url):
+    """KaTeX closes a box (.base) after each top-level relation and operator; a display equation
+    wider than the column wraps at those boxes (each stays whole), so no term is split."""
+    open_phone(page, site_url)
+    lines = page.evaluate("""() => [...document.querySelectorAll('.math-block .katex-display .katex-html')].map(h => {
+        const tops = new Set([...h.querySelectorAll(':scope > .base')].map(b => Math.round(b.getBoundingClientRect().top)));
+        return {lines: tops.size, whole: [...h.querySelectorAll(':scope > .base')].every(b => b.getClientRects().length === 1)};
+    })""")
+    assert lines and all(x["whole"] for x in lines)
+    assert any(x["lines"] > 1 for x in lines)  # at 390 px at least one long equation does wrap

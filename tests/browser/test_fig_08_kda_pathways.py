@@ -1,11 +1,15 @@
-"""FIG 08 · KDA pathways: chips hide/show exactly their pathway, isolate with Shift; pan and zoom
-change the view transform and live in the URL; research mode shows shapes and equations; the demo
-states equal the kernels' and coincide when the channel gates are equal."""
+"""FIG 08 · KDA pathways: no edge crosses a box, wide or tall, research mode or not; the stepper
+lights one pathway at a time (buttons, keys, Play), says what it shows and lives in the URL; chips
+hide/show exactly their pathway, isolate with Shift; on a phone the diagram flows top to bottom and
+Fit shows all of it across the width; pan and zoom change the view transform and live in the URL;
+research mode shows shapes and equations that never break inside a piece; the demo states equal the
+kernels' and coincide when the channel gates are equal."""
 import re
 
 import numpy as np
 import pytest
 
+from k3explainer.figures import fig_08_kda_pathways as fig08_builder
 from k3explainer.kernels import gated_delta_rule, kda
 
 from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
@@ -119,13 +123,13 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
 
 def test_view_loads_from_the_url(watched, site_url, data):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
-    s_fit = scale_and_translate(fig)[0]
-    fig = open_figure(page, site_url, FIG, "#fig-08.z=2.00&fig-08.x=300&fig-08.y=200&fig-08.off=io&fig-08.research=1&fig-08.equal=1")
+    fig = open_figure(page, site_url, FIG, "#fig-08.z=2.00&fig-08.x=0.300&fig-08.y=0.400&fig-08.off=io&fig-08.research=1&fig-08.equal=1&fig-08.step=3")
     s, tx, ty = scale_and_translate(fig)
-    assert s == pytest.approx(2 * s_fit, rel=1e-3)
-    w, h = fig.locator(".f08-viewport").evaluate("el => [el.clientWidth, el.clientHeight]")
-    assert tx == pytest.approx(w / 2 - 300 * s, abs=0.2) and ty == pytest.approx(h / 2 - 200 * s, abs=0.2)
+    w, h, cw, ch = fig.locator(".f08-viewport").evaluate(
+        "el => [el.clientWidth, el.clientHeight, el.firstChild.offsetWidth, el.firstChild.offsetHeight]")
+    assert s == pytest.approx(2 * min(1, w / cw), rel=1e-3)  # twice the fit (research mode's wider canvas)
+    assert tx == pytest.approx(w / 2 - 0.3 * cw * s, abs=0.2) and ty == pytest.approx(h / 2 - 0.4 * ch * s, abs=0.2)
+    assert fig.locator(".f08-node.is-lit").count() == sum(n["path"] == data["diagram"]["pathways"][2]["id"] for n in data["diagram"]["nodes"])
     assert off_paths(fig) == {"io"}
     assert fig.locator(".f08-research").get_attribute("aria-checked") == "true"
     assert fig.locator(".f08-equal").get_attribute("aria-checked") == "true"
@@ -141,6 +145,8 @@ def test_research_mode_shows_shapes_and_equations(watched, site_url, data):
     for n in data["diagram"]["nodes"]:
         assert fig.locator(f"[data-node='{n['id']}'] .f08-shape").inner_text() == n["shape"]
     assert fig.locator("[data-node='ut'] .katex").first.is_visible()
+    for n in data["diagram"]["nodes"]:  # every equation piece is in its box
+        assert fig.locator(f"[data-node='{n['id']}'] .f08-eq .katex").count() == n["eq_html"].count('class="katex"')
     assert "fig-08.research=1" in page.url and "Research mode on" in fig.locator(".fig-live").inner_text()
     fig.locator(".f08-research").focus()
     page.keyboard.press("Space")
@@ -229,8 +235,185 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "panned (arrow key)": key_on(viewport, "ArrowRight"),
         "reset (0 key)": key_on(viewport, "0"),
         "focusing a node": lambda p: fig.locator("[data-node='sin']").focus(),
+        "a pathway lit (next step)": lambda p: fig.locator(".f08-stepper button[aria-label='Next step']").click(),
+        "the last pathway (End on the stepper)": key_on(fig.locator(".f08-stepper"), "End"),
         "the state lit from the equation": lambda p: p.locator("#kda .katex-display [data-sym='kda-state']").first.dispatch_event("pointerover"),
         "hovering β in the demo": lambda p: centred(fig.locator(".f08-demo [data-sym='kda-beta']")).hover(),
         "equal gates off (Enter)": key_on(fig.locator(".f08-equal"), "Enter"),
         "research mode off (Space)": key_on(fig.locator(".f08-research"), "Space"),
     })
+
+
+# ---------- lanes: no edge crosses a box ----------
+
+CROSSINGS = """(shrink) => {
+  const fig = document.getElementById('fig-08');
+  const boxes = [...fig.querySelectorAll('.f08-node')].map(n => ({id: n.dataset.node,
+    x: n.offsetLeft + shrink, y: n.offsetTop + shrink, w: n.offsetWidth - 2 * shrink, h: n.offsetHeight - 2 * shrink}));
+  const out = [], lengths = [];
+  for (const p of fig.querySelectorAll('.f08-edge')) {
+    const len = p.getTotalLength();
+    lengths.push(len);
+    for (let s = 0; s <= len; s += 1) {  // every pixel of the drawn path, corners included
+      const q = p.getPointAtLength(s);
+      for (const b of boxes) {
+        if (q.x > b.x && q.x < b.x + b.w && q.y > b.y && q.y < b.y + b.h) { out.push(p.dataset.edge + ' crosses ' + b.id); break; }
+      }
+    }
+  }
+  return {crossings: [...new Set(out)], lengths, layout: fig.querySelector('.f08').dataset.layout};
+}"""
+
+
+@pytest.mark.parametrize("width, layout", [(1280, "wide"), (390, "tall")])
+def test_no_edge_crosses_a_box(watched, site_url, data, width, layout):
+    """Every edge path, sampled every pixel along its length in the browser, stays out of every node
+    box (shrunk by 1.5 px, so arriving at a face is not a crossing), with and without research mode."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    for research in ("0", "1"):
+        fig = open_figure(page, site_url, FIG, f"#fig-08.research={research}")
+        got = page.evaluate(CROSSINGS, 1.5)
+        assert got["layout"] == layout
+        assert len(got["lengths"]) == len(data["diagram"]["edges"]) and min(got["lengths"]) > 10
+        assert got["crossings"] == [], f"research={research}: {got['crossings']}"
+    # the check can fail: put a box on top of an edge and it is caught
+    fig.locator("[data-node='out']").evaluate("""el => { const p = document.querySelector("[data-edge='x-proj']").getPointAtLength(12);
+                                                  el.style.left = (p.x - 20) + 'px'; el.style.top = (p.y - 10) + 'px'; }""")
+    assert "x-proj crosses out" in page.evaluate(CROSSINGS, 1.5)["crossings"]
+
+
+def test_builder_grids_route_every_edge(data):
+    """Each grid: one node per cell, and every edge goes one layer on, or to the neighbouring track
+    in its layer, or names the track channel it travels in (what the lane router needs)."""
+    D = data["diagram"]
+    for name, spec in D["layouts"].items():
+        cells = {n["id"]: tuple(n["grid"][name]) for n in D["nodes"]}
+        assert len(set(cells.values())) == len(cells)
+        for e in D["edges"]:
+            (la, ta), (lb, tb), via = cells[e["from"]], cells[e["to"]], e["via"].get(name)
+            assert (la == lb and abs(ta - tb) == 1 and via is None) or (lb == la + 1 and via is None) \
+                or (lb > la + 1 and 0 <= via <= spec["tracks"]), (name, e)
+
+
+# ---------- stepping through the pathways ----------
+
+def lit(fig):
+    return {n for n in fig.locator(".f08-node.is-lit").evaluate_all("els => els.map(e => e.dataset.node)")}
+
+
+def test_stepper_lights_one_pathway_at_a_time(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    D = data["diagram"]
+    P = D["pathways"]
+    assert lit(fig) == set() and fig.locator(".f08-node.is-dim").count() == 0
+    assert fig.locator(".k3-stepper-readout").inner_text() == "All pathways"
+    fig.locator(".f08-stepper button[aria-label='Next step']").click()
+    for k, p in enumerate(P, start=1):
+        if k > 1:
+            fig.locator(".f08-stepper").focus()
+            page.keyboard.press("ArrowRight")
+        assert f"fig-08.step={k}" in page.url
+        nodes = [n for n in D["nodes"] if n["path"] == p["id"]]
+        edges = [e for e in D["edges"] if e["path"] == p["id"]]
+        assert lit(fig) == {n["id"] for n in nodes}
+        assert fig.locator(".f08-edge.is-lit").count() == len(edges)
+        touched = {e["from"] for e in edges} | {e["to"] for e in edges}
+        context = {n for n in fig.locator(".f08-node.is-context").evaluate_all("els => els.map(e => e.dataset.node)")}
+        assert context == touched - {n["id"] for n in nodes}
+        story = fig.locator(".f08-story").inner_text()
+        assert f"Pathway {k} of {len(P)}: {p['label']}" in story and p["story"] in story
+        for n in nodes:  # the visible list names exactly this pathway's boxes
+            assert n["label"] in fig.locator(".f08-story-nodes").inner_text()
+        live = fig.locator(".fig-live").inner_text()
+        assert p["label"] in live and f"{len(nodes)} nodes and {len(edges)} edges" in live
+    page.keyboard.press("Home")
+    assert lit(fig) == set() and "step=" not in page.url
+    page.keyboard.press("End")
+    assert lit(fig) == {n["id"] for n in D["nodes"] if n["path"] == P[-1]["id"]}
+    page.go_back()
+    page.wait_for_function("() => !location.hash.includes('fig-08.step=')")
+    assert lit(fig) == set()
+
+
+def test_play_walks_every_pathway_and_stops(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    play = fig.locator(".f08-stepper button[aria-pressed]")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    n = len(data["diagram"]["pathways"])
+    page.wait_for_function(f"() => location.hash.includes('fig-08.step={n}')", timeout=15000)
+    page.wait_for_function("() => document.querySelector('#fig-08 .f08-stepper button[aria-pressed]').getAttribute('aria-pressed') === 'false'")
+    assert fig.locator(".k3-stepper-readout").inner_text().startswith(f"{n} / {n}")
+
+
+def test_pathway_stories_match_the_diagram(data):
+    """What each step says about its pathway is what the diagram's data draws (and the builder's
+    equations, which ship rendered)."""
+    D = data["diagram"]
+    eq_md = {n[0]: n[-1] for n in fig08_builder.NODES}
+    nodes = {n["id"]: n for n in D["nodes"]}
+    story = {p["id"]: p["story"] for p in D["pathways"]}
+    gate_targets = {nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"}
+    assert gate_targets == {"intra", "state"} and "inside the chunk and the state" in story["gate"]
+    assert nodes["p"]["shape"] == "[C, C]" and r"c \le r" in eq_md["p"] and "masked C × C product" in story["intra"]
+    assert nodes["ut"]["path"] == "intra" and "WY / UT transform" in story["intra"]
+    assert nodes["sin"]["shape"] == "[d_k, d_v]" and "d_k × d_v state" in story["state"]
+    reads = [e for e in D["edges"] if e["to"] == "read"]
+    assert {e["from"] for e in reads} == {"sin", "cumsum"} and "every query reads it" in story["state"]
+    assert [e["to"] for e in D["edges"] if e["from"] == "sout"] == [] and "written once, at the chunk's end" in story["state"]
+    for label in ("Projections", "Short conv", "L2 norm", "Output gate", "RMSNorm", "W_o"):
+        assert any(label in n["label"] and n["path"] == "io" for n in D["nodes"])
+
+
+# ---------- phone: a tall diagram across the width ----------
+
+def test_phone_layout_fits_the_width_and_fit_shows_it_all(watched, site_url):
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    assert fig.locator(".f08").get_attribute("data-layout") == "tall"
+
+    def whole_diagram_in_view():
+        vp = fig.locator(".f08-viewport").bounding_box()
+        c = fig.locator(".f08-canvas").bounding_box()  # the transformed canvas
+        assert vp["x"] >= 0 and vp["x"] + vp["width"] <= 390
+        assert c["x"] >= vp["x"] - 0.5 and c["x"] + c["width"] <= vp["x"] + vp["width"] + 0.5
+        assert c["y"] >= vp["y"] - 0.5 and c["y"] + c["height"] <= vp["y"] + vp["height"] + 0.5
+        assert c["width"] >= 0.85 * vp["width"]  # fills the width: no tiny diagram
+        return c
+
+    c0 = whole_diagram_in_view()
+    fig.locator(".f08-zoom-in").click()
+    fig.locator(".f08-zoom-in").click()
+    assert fig.locator(".f08-canvas").bounding_box()["width"] > 1.5 * c0["width"]
+    assert fig.locator(".f08-viewport").evaluate("el => el.style.touchAction") == "none"  # zoomed: a drag pans
+    fig.locator(".f08-zoom-reset").click()
+    assert "fig-08.z" not in page.url
+    whole_diagram_in_view()
+    assert fig.locator(".f08-viewport").evaluate("el => el.style.touchAction") == "pan-y pinch-zoom"  # fitted: a drag scrolls the page
+    assert fig.locator(".fig-mount").evaluate("el => el.scrollWidth <= el.clientWidth")
+    smallest = fig.locator(".f08-node-label").evaluate_all(
+        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))")
+    assert smallest >= 11  # legible at fit
+
+
+KATEX_FIT = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent).map(k => {
+  const box = k.closest('.f08-node, dd'), b = box.getBoundingClientRect(), r = k.getBoundingClientRect();
+  const s = b.width / box.offsetWidth;  // the diagram is scaled; the list is not
+  return {lines: k.getClientRects().length, over: r.right - (b.right - (box.clientLeft || 0) * s), text: k.textContent.slice(0, 30)};
+})"""
+
+
+@pytest.mark.parametrize("width, where", [(1280, "#fig-08 .f08-node .f08-eq .katex"), (390, "#fig-08 .f08-eqs .katex")])
+def test_research_equations_never_break_inside_a_piece(watched, site_url, data, width, where):
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    open_figure(page, site_url, FIG, "#fig-08.research=1")
+    pieces = page.evaluate(KATEX_FIT, where)
+    assert len(pieces) == sum(n["eq_html"].count('class="katex"') for n in data["diagram"]["nodes"])
+    for p in pieces:
+        assert p["lines"] == 1, f"{p['text']} breaks across lines"
+        assert p["over"] <= 0.5, f"{p['text']} sticks out of its box by {p['over']:.1f} px"

@@ -10,66 +10,107 @@ import numpy as np
 
 from k3explainer.kernels import gated_delta_rule, kda, kda_chunked, l2_normalize
 
-COL_W, ROW_H, NODE_W, PAD = 205, 128, 180, 20  # grid of the drawing, in canvas px
-
-# id, column, row, pathway, label, research shape, research equation (inline Markdown)
+# Two grids of the same diagram, both read by the lane router (static/js/widgets/86-lanes.js):
+# "wide" flows left to right (layer = column, track = row), "tall" flows top to bottom for phones
+# (layer = row, track = column). Every edge must go one layer forward, or to the neighbouring track
+# within its layer; an edge that skips layers names the track channel it travels in (`via`: channel k
+# lies before track k, so 0 is the outer margin and n_tracks the far one). Sizes in canvas px: the
+# tall grid is narrow enough that, fitted to a 390 px phone, its 12.5 px labels stay above 11 px.
+LAYOUTS = {
+    "wide": {"flow": "right", "tracks": 5, "node_w": 150, "node_w_research": 200, "min_width": 700, "gap": 26, "lane": 9},
+    "tall": {"flow": "down", "tracks": 3, "node_w": 96, "node_w_research": 96, "min_width": 0, "gap": 18, "lane": 7},
+}
+# id, (wide layer, track), (tall layer, track), pathway, label, research shape, research equation (inline Markdown)
 NODES = [
-    ("x", 0, 2, "io", "x: a chunk of C tokens", "[C, d]", "one row per token"),
-    ("proj", 1, 1, "io", "Projections W_q, W_k, W_v", "[C, d_k], [C, d_v]", r"$q, k, v = W x$"),
-    ("conv", 1, 2, "io", "Short conv + SiLU", "[C, d_k], [C, d_v]", r"$\operatorname{SiLU}(\operatorname{ShortConv}(\cdot))$"),
-    ("l2", 1, 3, "io", "L2 norm on q, k", "[C, d_k]", r"$q \leftarrow q/\lVert q\rVert$, $k \leftarrow k/\lVert k\rVert$"),
-    ("beta", 1, 0, "io", "Write strength β", "[C]", r"$\sym{kda-beta}{\beta_t} = \sigma(W_\beta x_t)$"),
-    ("fproj", 1, 4, "gate", "Gate projection (low rank)", "[C, d_k]", r"$f_t = W_f^{\uparrow} W_f^{\downarrow} x_t$"),
-    ("gate", 2, 4, "gate", "Per-channel log-decay g", "[C, d_k]",
+    ("x", (0, 2), (0, 1), "io", "x: a chunk of C tokens", "[C, d]", "one row per token"),
+    ("proj", (1, 1), (1, 1), "io", "Projections W_q, W_k, W_v", "[C, d_k], [C, d_v]", r"$q, k, v = W x$"),
+    ("conv", (1, 2), (2, 1), "io", "Short conv + SiLU", "[C, d_k], [C, d_v]", r"$\operatorname{SiLU}(\operatorname{ShortConv}(\cdot))$"),
+    ("l2", (1, 3), (3, 1), "io", "L2 norm on q, k", "[C, d_k]", r"$q \leftarrow q/\lVert q\rVert$, $k \leftarrow k/\lVert k\rVert$"),
+    ("beta", (1, 0), (1, 0), "io", "Write strength β", "[C]", r"$\sym{kda-beta}{\beta_t} = \sigma(W_\beta x_t)$"),
+    ("fproj", (1, 4), (1, 2), "gate", "Gate projection (low rank)", "[C, d_k]", r"$f_t = W_f^{\uparrow} W_f^{\downarrow} x_t$"),
+    ("gate", (2, 4), (2, 2), "gate", "Per-channel log-decay g", "[C, d_k]",
      r"$g_t = -e^{A}\operatorname{softplus}(f_t + b)$, $\sym{kda-alpha}{\alpha_t} = e^{g_t}$"),
-    ("cumsum", 2, 3, "gate", "Cumulative decay γ, pairwise E", "[C, d_k], [C, C, d_k]",
+    ("cumsum", (2, 3), (3, 2), "gate", "Cumulative decay γ, pairwise E", "[C, d_k], [C, C, d_k]",
      r"$\gamma_r = \sum_{s\le r} g_s$, $E_{rc} = e^{\gamma_r - \gamma_c}$"),
-    ("sin", 2, 0, "state", "State S from the previous chunk", "[d_k, d_v]", r"$\sym{kda-state}{S}$ entering the chunk"),
-    ("ut", 2, 2, "intra", "WY / UT transform", "[C, C]",
+    ("sin", (2, 0), (0, 0), "state", "State S from the previous chunk", "[d_k, d_v]", r"$\sym{kda-state}{S}$ entering the chunk"),
+    ("ut", (2, 2), (4, 1), "intra", "WY / UT transform", "[C, C]",
      r"$A_{rc} = \beta_r \sum_i k_r[i]k_c[i]E_{rc}[i]$ $(c<r)$, $M = (I + A)^{-1}\operatorname{diag}(\beta)$"),
-    ("vp", 3, 2, "intra", "Pseudo-values V′", "[C, d_v]", r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$"),
-    ("p", 3, 1, "intra", "Masked QKᵀ inside the chunk", "[C, C]",
+    ("vp", (3, 2), (5, 1), "intra", "Pseudo-values V′", "[C, d_v]", r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$"),
+    ("p", (3, 1), (4, 2), "intra", "Masked QKᵀ inside the chunk", "[C, C]",
      r"$P_{rc} = \sum_i s\,q_r[i]\,k_c[i]\,E_{rc}[i]$ $(c \le r)$, $s = d_k^{-1/2}$"),
-    ("read", 3, 0, "state", "Every query reads S", "[C, d_v]", r"$(e^{\gamma}\odot sQ)\,S$"),
-    ("sum", 4, 1, "io", "Chunk output O", "[C, d_v]", r"$O = (e^{\gamma}\odot sQ)\,S$ $+\,P V'$"),
-    ("sout", 4, 0, "state", "Update S once, pass it on", "[d_k, d_v]",
+    ("read", (3, 0), (4, 0), "state", "Every query reads S", "[C, d_v]", r"$(e^{\gamma}\odot sQ)\,S$"),
+    ("sum", (4, 1), (6, 1), "io", "Chunk output O", "[C, d_v]", r"$O = (e^{\gamma}\odot sQ)\,S$ $+\,P V'$"),
+    ("sout", (4, 0), (6, 0), "state", "Update S once, pass it on", "[d_k, d_v]",
      r"$\sym{kda-state}{S} \leftarrow \operatorname{Diag}(e^{\gamma_C})S$ $+\,(e^{\gamma_C - \gamma}\odot K)^\top V'$"),
-    ("ogate", 3, 4, "io", "Output gate (low rank)", "[C, d_v]", r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$"),
-    ("norm", 4, 2, "io", "RMSNorm, gated", "[C, d_v]", r"$\sigma(\cdot)\odot\operatorname{RMSNorm}(O)$"),
-    ("out", 5, 2, "io", "Output projection W_o", "[C, d]", r"$W_o(\cdot)$"),
+    ("ogate", (3, 4), (6, 2), "io", "Output gate (low rank)", "[C, d_v]", r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$"),
+    ("norm", (4, 2), (7, 1), "io", "RMSNorm, gated", "[C, d_v]", r"$\sigma(\cdot)\odot\operatorname{RMSNorm}(O)$"),
+    ("out", (5, 2), (8, 1), "io", "Output projection W_o", "[C, d]", r"$W_o(\cdot)$"),
 ]
-# from, to, pathway (the colour of the flow)
+# from, to, pathway (the colour of the flow), track channel per layout for edges that skip layers
 EDGES = [
-    ("x", "proj", "io"), ("x", "beta", "io"), ("x", "fproj", "gate"), ("x", "ogate", "io"),
+    ("x", "proj", "io"), ("x", "beta", "io"), ("x", "fproj", "gate"), ("x", "ogate", "io", {"wide": 5, "tall": 3}),
     ("proj", "conv", "io"), ("conv", "l2", "io"),
-    ("l2", "ut", "intra"), ("conv", "ut", "intra"), ("beta", "ut", "intra"), ("l2", "p", "intra"),
-    ("ut", "vp", "intra"), ("p", "sum", "intra"), ("vp", "sum", "intra"),
+    ("l2", "ut", "intra"), ("conv", "ut", "intra", {"tall": 1}), ("beta", "ut", "intra", {"tall": 1}),
+    ("l2", "p", "intra", {"wide": 2}),
+    ("ut", "vp", "intra"), ("p", "sum", "intra", {"tall": 2}), ("vp", "sum", "intra"),
     ("fproj", "gate", "gate"), ("gate", "cumsum", "gate"), ("cumsum", "ut", "gate"), ("cumsum", "p", "gate"),
-    ("cumsum", "read", "gate"), ("cumsum", "sout", "gate"),
-    ("sin", "read", "state"), ("sin", "vp", "state"), ("sin", "sout", "state"), ("vp", "sout", "state"),
-    ("read", "sum", "state"),
+    ("cumsum", "read", "gate"), ("cumsum", "sout", "gate", {"wide": 1, "tall": 1}),
+    ("sin", "read", "state", {"tall": 0}), ("sin", "vp", "state", {"tall": 0}),
+    ("sin", "sout", "state", {"wide": 0, "tall": 0}), ("vp", "sout", "state"),
+    ("read", "sum", "state", {"tall": 1}),
     ("sum", "norm", "io"), ("ogate", "norm", "io"), ("norm", "out", "io"),
 ]
+# id, chip label, what the pathway does (the stepper's narration, after its node list); in stepping order
 PATHWAYS = [
-    ("intra", "Intra-chunk attention"),
-    ("state", "Inter-chunk state S"),
-    ("gate", "Per-channel gates Diag(α)"),
-    ("io", "Projections and norms"),
+    ("gate", "Per-channel gates Diag(α)",
+     "Each token gets its own decay for every key channel; summed along the chunk, these decays discount "
+     "both the products inside the chunk and the state."),
+    ("intra", "Intra-chunk attention",
+     "Inside the chunk, queries meet the keys at or before them through a masked C × C product, and the "
+     "WY / UT transform solves the chunk's delta-rule corrections in one step."),
+    ("state", "Inter-chunk state S",
+     "The d_k × d_v state carries everything before the chunk: every query reads it, and it is decayed "
+     "and written once, at the chunk's end."),
+    ("io", "Projections and norms",
+     "The plumbing around the update: projections, short convolution and L2 norm make q, k, v and β; "
+     "the output gate, RMSNorm and W_o finish the output."),
 ]
+
+
+def _place(layout: str) -> dict:
+    """Check a layout's grid: one node per cell, edges forward by one layer or across to the
+    neighbouring track, a named channel for every edge that skips layers."""
+    spec, idx = LAYOUTS[layout], 1 if layout == "wide" else 2
+    where = {n[0]: n[idx] for n in NODES}
+    if len(set(where.values())) != len(where):
+        raise ValueError(f"{layout}: two nodes share a cell")
+    if any(not 0 <= t < spec["tracks"] for _, t in where.values()):
+        raise ValueError(f"{layout}: a node lies outside the {spec['tracks']} tracks")
+    for a, b, _, *via in EDGES:
+        (la, ta), (lb, tb) = where[a], where[b]
+        ch = (via[0] if via else {}).get(layout)
+        if la == lb and abs(ta - tb) == 1 and ch is None:
+            continue
+        if lb == la + 1 and ch is None:
+            continue
+        if lb > la + 1 and ch is not None and 0 <= ch <= spec["tracks"]:
+            continue
+        raise ValueError(f"{layout}: edge {a}→{b} cannot be routed in lanes ({where[a]} → {where[b]}, via {ch})")
+    return where
 
 
 def _diagram():
-    nodes = [{"id": i, "x": PAD + c * COL_W, "y": PAD + r * ROW_H, "w": NODE_W, "path": p, "label": lab,
-              "shape": shape, "eq_md": eq} for i, c, r, p, lab, shape, eq in NODES]
-    ids = {n["id"] for n in nodes}
-    for a, b, _ in EDGES:
+    ids = {n[0] for n in NODES}
+    for a, b, *_ in EDGES:
         if a not in ids or b not in ids:
             raise ValueError(f"edge {a}→{b} names an unknown node")
-    width = PAD * 2 + max(c for _, c, *_ in NODES) * COL_W + NODE_W
-    height = PAD * 2 + max(r for _, _, r, *_ in NODES) * ROW_H + 100  # room for research-mode nodes
-    return {"nodes": nodes, "edges": [{"from": a, "to": b, "path": p} for a, b, p in EDGES],
-            "pathways": [{"id": i, "label": lab} for i, lab in PATHWAYS], "width": width, "height": height,
-            "row_h": ROW_H}
+    grids = {name: _place(name) for name in LAYOUTS}
+    nodes = [{"id": i, "path": p, "label": lab, "shape": shape, "eq_md": eq,
+              "grid": {name: list(grids[name][i]) for name in LAYOUTS}}
+             for i, _, _, p, lab, shape, eq in NODES]
+    edges = [{"from": a, "to": b, "path": p, "via": (via[0] if via else {})} for a, b, p, *via in EDGES]
+    return {"nodes": nodes, "edges": edges, "layouts": LAYOUTS,
+            "pathways": [{"id": i, "label": lab, "story": story} for i, lab, story in PATHWAYS]}
 
 
 def _demo(p: dict, chunk: int) -> dict:

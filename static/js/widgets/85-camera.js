@@ -2,9 +2,12 @@
  *
  * K3W.camera(opts) moves `canvas` (a width × height box, absolutely placed at 0,0 with
  * transform-origin 0 0) inside the clipped `viewport` with one CSS transform. A view is
- * {z, cx, cy}: the zoom relative to "fit" (the whole canvas in the viewport; on a narrow viewport at
- * least opts.legible.scale so it starts readable) and the canvas point shown at the viewport's
- * centre. The camera owns no state: every gesture computes the next view and hands it to
+ * {z, cx, cy}: the zoom relative to "fit" and the canvas point shown at the viewport's centre.
+ * Fit is the whole canvas across the viewport's width (never enlarged past its natural size), and
+ * the camera makes the viewport exactly as tall as the fitted canvas: at zoom 1 nothing is cropped,
+ * on a phone as on a desktop. Zoomed in, the viewport keeps that height and the reader pans; at
+ * zoom 1 or less a touch drag scrolls the page instead (touch-action), so a tall diagram never
+ * traps the finger. The camera owns no state: every gesture computes the next view and hands it to
  * opts.onView(view, how) — the figure stores it (declared state, clamped by the runtime) and paints
  * it back with show(view).
  *   drag (pointer, touch)           pan, how "drag"; opts.onEnd() when the pointer is released
@@ -12,24 +15,21 @@
  *   ← → ↑ ↓ (viewport focused)      pan 60 screen px, how "key"
  *   + / −, 0                        zoom ×1.25 / ÷1.25 about the centre, reset to home, how "key"
  *   buttons.zoomIn/zoomOut/fit      the same by click; buttons.level shows the zoom in per cent
- * opts: {viewport, canvas, width, height, zoom: {min, max}, legible: {below: px, scale}, cls (class
- * prefix for the buttons, e.g. "f08" → f08-zoom-in), onView(view, how), onEnd()}
- * returns {home, buttons: {zoomOut, level, zoomIn, fit}, show(view), refresh(), destroy()}
+ * opts: {viewport, canvas, width, height, zoom: {min, max}, cls (class prefix for the buttons,
+ * e.g. "f08" → f08-zoom-in), onView(view, how), onEnd()}
+ * returns {home, buttons: {zoomOut, level, zoomIn, fit}, show(view), size(width, height) (the canvas
+ * changed: home moves to its new centre), refresh(), destroy()}
  */
 (function () {
   "use strict";
   var W = window.K3W;
   W.camera = function (opts) {
     var vp = opts.viewport, canvas = opts.canvas, zmin = opts.zoom.min, zmax = opts.zoom.max;
-    var home = { z: 1, cx: opts.width / 2, cy: opts.height / 2 };
+    var home = { z: 1, cx: opts.width / 2, cy: opts.height / 2 };  // size() keeps this object, moved
     var view = home, drag = null, wheelTimer = null;
     var pre = opts.cls ? opts.cls + "-" : "k3-";
 
-    function fit() {
-      var w = vp.clientWidth || opts.width, h = vp.clientHeight || opts.height;
-      var f = Math.min(w / opts.width, h / opts.height);
-      return opts.legible && w < opts.legible.below ? Math.max(f, opts.legible.scale) : f;
-    }
+    function fit() { return Math.min(1, (vp.clientWidth || opts.width) / opts.width); }
     function clampZ(z) { return Math.max(zmin, Math.min(zmax, z)); }
     function move(v, how) { opts.onView(v, how); }
     /* zoom by `factor`, keeping the canvas point under (px, py) (viewport coordinates; null = centre) in place */
@@ -53,6 +53,8 @@
 
     function show(v) {
       view = v;
+      vp.style.height = Math.ceil(opts.height * fit()) + "px";
+      vp.style.touchAction = v.z > 1 + 1e-9 ? "none" : "pan-y pinch-zoom";
       var s = fit() * v.z;
       var tx = vp.clientWidth / 2 - v.cx * s, ty = vp.clientHeight / 2 - v.cy * s;
       canvas.style.transform = "translate(" + tx.toFixed(1) + "px," + ty.toFixed(1) + "px) scale(" + s.toFixed(4) + ")";
@@ -107,6 +109,12 @@
 
     return {
       home: home, buttons: buttons, show: show,
+      size: function (width, height) {
+        opts.width = width;
+        opts.height = height;
+        home.cx = width / 2;
+        home.cy = height / 2;
+      },
       refresh: function () { show(view); },  // after the viewport changes size
       destroy: function () { clearTimeout(wheelTimer); },
     };

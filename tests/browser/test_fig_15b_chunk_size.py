@@ -1,10 +1,12 @@
-"""FIG 15b · chunk size: the C slider (keys and mouse), chart drag and the cost-model switch show
-the kernel's terms; C = N gives quadratic attention; symbols link both ways; state in the URL."""
+"""FIG 15b · chunk size: the C slider (keys and mouse), chart drag, the cost-model switch, the
+head-width choice and the per-step latency slider show the kernels' multiply-adds and the time
+model's terms; the shaded band and the ring are where the kernel puts the minimum, and they move
+with the latency; C = N gives quadratic attention; symbols link both ways; state in the URL."""
 import numpy as np
 import pytest
 
-from k3explainer.kernels import (chunk_cost_per_token, chunked_cost_terms, chunked_linear_madds, kda_chunked_flops,
-                                 prefill_attention_flops, reassociation_costs)
+from k3explainer.kernels import chunked_cost_terms, reassociation_costs
+from k3explainer.kernels.costs import chunk_time_band, chunk_time_terms
 
 from .support import assert_axe_clean_through, open_figure, shipped_data
 
@@ -18,16 +20,19 @@ def shipped(site_dir):
     return shipped_data(site_dir, FIG)
 
 
-def kernel(shipped, view, c):
-    """Every readout of one view at chunk size c, recomputed from the shipped N, d and c."""
-    N, d = shipped["n_tokens"], shipped["d"]
-    if view == "linear":
-        terms, total = chunked_cost_terms(N, d, c), chunked_linear_madds(N, d, c)
-        per_token, quadratic = chunk_cost_per_token(c, d), reassociation_costs(N, d, d)["madds_quadratic"]
-    else:
-        terms, total = chunked_cost_terms(N, d, c, form="kda"), kda_chunked_flops(N, d, c)
-        per_token, quadratic = kda_chunked_flops(1, d, c), prefill_attention_flops(N, d)
-    return terms, total, per_token, quadratic
+def hardware(shipped):
+    """The model's hardware constants as shipped (from the spec's params)."""
+    return dict(peak=float(shipped["peak"]), c_half=float(shipped["c_half"]))
+
+
+def model(shipped, view, c, d, lat):
+    """Every readout of one setting, recomputed by the kernels from the shipped N and grids."""
+    N, hw = shipped["n_tokens"], hardware(shipped)
+    work = chunked_cost_terms(N, d, c, form=view)
+    time = chunk_time_terms(N, d, c, step_latency=lat, form=view, **hw)
+    fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / 32)
+    band = chunk_time_band(fine, chunk_time_terms(N, d, fine, step_latency=lat, form=view, **hw)["total"], shipped["within"])
+    return work, time, band
 
 
 def amount(text: str) -> float:
@@ -36,32 +41,63 @@ def amount(text: str) -> float:
     return float(parts[0]) * (SI[parts[1]] if len(parts) == 3 else 1)
 
 
-def assert_readouts(fig, shipped, view, c):
-    terms, total, per_token, quadratic = kernel(shipped, view, c)
-    assert fig.locator(".k3-slider output").inner_text() == f"C = {c:,}"
-    assert f"At C = {c:,}," in fig.locator(".f15b-table caption").text_content()
-    assert [r.get_attribute("data-term") for r in fig.locator("tr[data-term]").all()] == list(terms)
-    for key, value in terms.items():
+def duration(text: str) -> float:
+    """'190 µs' → 190; '1.15 ms' → 1150 (µs)."""
+    value, unit = text.split()
+    return float(value) * (1000 if unit == "ms" else 1)
+
+
+def band_numbers(text: str) -> tuple[int, int, int]:
+    """'C ≈ 56 to 177, within 10% …; ring: the fastest, C ≈ 99 (180 µs)' → (56, 177, 99)."""
+    lo, rest = text.split("C ≈ ")[1].split(" to ")
+    hi = rest.split(",")[0]
+    best = text.split("C ≈ ")[2].split(" ")[0]
+    return int(lo.replace(",", "")), int(hi.replace(",", "")), int(best.replace(",", ""))
+
+
+def assert_readouts(fig, shipped, view, c, d=None, lat=None):
+    d = shipped["d_default"] if d is None else d
+    lat = shipped["latency_default"] if lat is None else lat
+    work, time, band = model(shipped, view, c, d, lat)
+    assert fig.locator(".f15b-controls .k3-slider output").nth(1).inner_text() == f"C = {c:,}"
+    assert f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)" in fig.locator(".f15b-table caption").text_content()
+    assert [r.get_attribute("data-term") for r in fig.locator("tr[data-term]").all()] == list(work)
+    total = sum(work.values())
+    for key, value in work.items():
         row = fig.locator(f"tr[data-term='{key}']")
         assert amount(row.locator(".f15b-value").inner_text()) == pytest.approx(value, rel=0.006)
-        share = float(row.locator(".f15b-share").inner_text().rstrip("%"))
-        assert share == pytest.approx(100 * value / total, abs=0.051)
+        assert float(row.locator(".f15b-share").inner_text().rstrip("%")) == pytest.approx(100 * value / total, abs=0.051)
     assert amount(fig.locator(".f15b-total").inner_text()) == pytest.approx(total, rel=0.006)
-    assert amount(fig.locator(".f15b-per-token").inner_text()) == pytest.approx(per_token, rel=0.006)
-    assert amount(fig.locator(".f15b-quadratic").inner_text()) == pytest.approx(quadratic, rel=0.006)
-    ratio = float(fig.locator(".f15b-of-quadratic").inner_text().lstrip("×"))
-    assert ratio == pytest.approx(total / quadratic, abs=0.0006)
-    unit = "madds" if view == "linear" else "FLOPs"
-    assert fig.locator(".f15b-total").inner_text().endswith(unit)
+    assert fig.locator(".f15b-total").inner_text().endswith("madds" if view == "linear" else "FLOPs")
+    for key in ("steps", "madds", "tiles"):
+        shown = fig.locator(f"tr[data-time='{key}'] .f15b-tvalue").inner_text()
+        assert duration(shown) == pytest.approx(float(time[key]), rel=0.006), key
+    assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == f"{shipped['n_tokens'] // c:,} steps"
+    eta = c / (c + hardware(shipped)["c_half"])
+    assert float(fig.locator("tr[data-time='tiles'] .f15b-note").inner_text().split("=")[1].strip().rstrip("%")) == pytest.approx(100 * eta, abs=0.051)
+    assert duration(fig.locator(".f15b-ttotal").inner_text()) == pytest.approx(float(time["total"]), rel=0.006)
+    ratio = float(fig.locator(".f15b-of-best").inner_text().split("×")[0])
+    assert ratio == pytest.approx(float(time["total"]) / band["min_time"], abs=0.0051)
+    lo, hi, best = band_numbers(fig.locator(".f15b-band-text").inner_text())
+    assert (lo, hi, best) == (round(band["lo"]), round(band["hi"]), round(band["best"]))
+    zone = "one" if c == 1 else "all" if c == shipped["n_tokens"] else \
+        "below" if c < band["lo"] else "above" if c > band["hi"] else "band"
+    assert fig.locator(".f15b-regime").get_attribute("data-zone") == zone
+    return work, time, band
 
 
-def test_slider_keys_read_the_kernel_and_c_equal_n_is_quadratic(watched, site_url, shipped):
+def chart(page):
+    return page.evaluate(f"() => document.querySelector('#{FIG} .f15b-plot').data.map(t => [Array.from(t.x), Array.from(t.y)])")
+
+
+def test_slider_keys_read_the_kernels_and_c_equal_n_is_quadratic(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     c = shipped["c"]
     i = shipped["c_default_index"]
     assert_readouts(fig, shipped, "linear", c[i])
-    fig.locator(".k3-slider input").focus()
+    cslider = fig.locator(".f15b-controls .k3-slider input").nth(1)
+    cslider.focus()
     page.keyboard.press("ArrowRight")
     assert_readouts(fig, shipped, "linear", c[i + 1])
     page.keyboard.press("Home")
@@ -71,19 +107,57 @@ def test_slider_keys_read_the_kernel_and_c_equal_n_is_quadratic(watched, site_ur
     N = shipped["n_tokens"]
     assert_readouts(fig, shipped, "linear", N)
     # one chunk of N tokens: the within-chunk term is exactly unmasked quadratic attention, 2N²d
-    chunk = fig.locator("tr[data-term='chunk'] .f15b-value").inner_text()
-    assert chunk == fig.locator(".f15b-quadratic").inner_text()
-    assert chunked_cost_terms(N, shipped["d"], N)["chunk"] == reassociation_costs(N, shipped["d"], shipped["d"])["madds_quadratic"]
+    chunk = amount(fig.locator("tr[data-term='chunk'] .f15b-value").inner_text())
+    assert chunk == pytest.approx(reassociation_costs(N, shipped["d_default"], shipped["d_default"])["madds_quadratic"], rel=0.006)
     live = fig.locator(".fig-live").inner_text()
-    assert f"C = {N:,}" in live and chunk in live
+    assert f"C = {N:,}" in live and fig.locator(".f15b-ttotal").inner_text() in live
     assert f"fig-15b.c={N}" in page.url
+
+
+def test_chart_draws_the_kernel_curves_band_and_minimum(watched, site_url, shipped):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    _, _, band = assert_readouts(fig, shipped, "linear", 64)
+    grid = np.array(shipped["grid"])
+    d, lat = shipped["d_default"], shipped["latency_default"]
+    time = chunk_time_terms(shipped["n_tokens"], d, grid, step_latency=lat, **hardware(shipped))
+    traces = chart(page)
+    assert traces[0][0] == pytest.approx([band["lo"], band["lo"], band["hi"], band["hi"]], rel=1e-5)  # the band
+    for k, key in enumerate(("steps", "madds", "tiles", "total"), start=1):
+        np.testing.assert_allclose(traces[k][1], time[key], rtol=1e-5)
+    assert traces[5][0] == pytest.approx([band["best"]], rel=1e-5)  # the ring at the minimum
+    assert traces[5][1] == pytest.approx([band["min_time"]], rel=1e-5)
+    assert band["lo"] < 64 and band["hi"] > 128  # the default band holds the production chunk sizes
+    assert np.argmin(traces[2][1]) == 0  # the multiply-add count alone is lowest at C = 1
+    assert 0 < np.argmin(traces[4][1]) < len(grid) - 1  # the modelled time is lowest in the middle
+
+
+def test_latency_and_width_move_the_band_and_the_minimum(watched, site_url, shipped):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    lats = shipped["latencies"]
+    lslider = fig.locator(".f15b-controls .k3-slider input").first
+    lslider.focus()
+    page.keyboard.press("End")
+    assert fig.locator(".f15b-controls .k3-slider output").first.inner_text() == f"ℓ = {lats[-1]:g} µs"
+    _, _, slow = assert_readouts(fig, shipped, "linear", 64, lat=lats[-1])
+    page.keyboard.press("Home")
+    _, _, fast = assert_readouts(fig, shipped, "linear", 64, lat=lats[0])
+    assert slow["best"] > fast["best"] and slow["lo"] > fast["lo"] and slow["hi"] > fast["hi"]
+    assert chart(page)[5][0][0] == pytest.approx(fast["best"], rel=1e-5)  # the ring followed
+    assert f"fig-15b.lat={lats[0]:g}" in page.url
+    fig.locator("[role=radio][data-value='256']").click()
+    assert_readouts(fig, shipped, "linear", 64, d=256, lat=lats[0])
+    page.keyboard.press("ArrowLeft")  # back to d = 128 from the focused choice
+    assert_readouts(fig, shipped, "linear", 64, d=128, lat=lats[0])
+    assert "d = 128" in fig.locator(".fig-live").inner_text()
 
 
 def test_mouse_slider_and_chart_drag(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     K = len(shipped["c"])
-    box = fig.locator(".k3-slider input").bounding_box()
+    box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
     page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # the left end of the track: C = 1
     assert_readouts(fig, shipped, "linear", shipped["c"][0])
     x, y, w = page.evaluate(
@@ -96,7 +170,7 @@ def test_mouse_slider_and_chart_drag(watched, site_url, shipped):
     page.mouse.move(x + w * 7 / (K - 1), y, steps=5)
     page.mouse.up()
     assert_readouts(fig, shipped, "linear", shipped["c"][7])
-    assert page.evaluate(f"() => document.querySelector('#{FIG} .f15b-plot').data.at(-1).x[0]") == shipped["c"][7]
+    assert chart(page)[-1][0][0] == shipped["c"][7]
 
 
 def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, shipped):
@@ -104,24 +178,27 @@ def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, shipped):
     fig = open_figure(page, site_url, FIG)
     c = shipped["c"][shipped["c_default_index"]]
     fig.locator("[role=radio][data-value='kda']").click()
-    assert_readouts(fig, shipped, "kda", c)
+    _, time, _ = assert_readouts(fig, shipped, "kda", c)
     assert "KDA (eq. 13)" in fig.locator(".fig-live").inner_text()
-    curves = page.evaluate(f"() => document.querySelector('#{FIG} .f15b-plot').data.map(t => Array.from(t.y))")
-    np.testing.assert_allclose(curves[4], kda_chunked_flops(shipped["n_tokens"], shipped["d"], np.array(shipped["c"])))
+    grid = np.array(shipped["grid"])
+    kda = chunk_time_terms(shipped["n_tokens"], shipped["d_default"], grid, step_latency=shipped["latency_default"],
+                           form="kda", **hardware(shipped))
+    np.testing.assert_allclose(chart(page)[4][1], kda["total"], rtol=1e-5)
     page.keyboard.press("ArrowLeft")
-    assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == "linear"
+    assert fig.locator("[role=radio][data-value='linear']").get_attribute("aria-checked") == "true"
     assert_readouts(fig, shipped, "linear", c)
 
 
 def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG, "#fig-15b.view=kda&fig-15b.c=256")
-    assert_readouts(fig, shipped, "kda", 256)
+    fig = open_figure(page, site_url, FIG, "#fig-15b.view=kda&fig-15b.c=256&fig-15b.d=64&fig-15b.lat=2")
+    assert_readouts(fig, shipped, "kda", 256, d=64, lat=2.0)
     fig.locator("[role=radio][data-value='linear']").click()
     assert "fig-15b.view" not in page.url and "fig-15b.c=256" in page.url  # linear is the default: left out of the link
+    assert "fig-15b.d=64" in page.url and "fig-15b.lat=2" in page.url
     page.go_back()
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='kda'][aria-checked=true]")
-    assert_readouts(fig, shipped, "kda", 256)
+    assert_readouts(fig, shipped, "kda", 256, d=64, lat=2.0)
 
 
 def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
@@ -131,7 +208,7 @@ def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
     assert fig.locator("tr[data-sym='ck-chunk'].sym-on").count() == 1
     fig.locator("tr[data-term='state'] th").hover()
     assert page.locator("#complexity .katex-display [data-sym='ck-state'].sym-on").count() >= 1
-    fig.locator(".k3-slider input").focus()
+    fig.locator(".f15b-controls .k3-slider input").nth(1).focus()
     assert page.locator("#complexity .katex-display [data-sym='ck-c'].sym-on").count() >= 1
 
 
@@ -151,12 +228,14 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         p.mouse.up()
 
     def slider_start(p):
-        box = fig.locator(".k3-slider input").bounding_box()
+        box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
         p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
 
     assert_axe_clean_through(page, FIG, {
         "KDA view by click": lambda p: fig.locator("[role=radio][data-value='kda']").click(),
-        "slider by keys (C = N)": lambda p: (fig.locator(".k3-slider input").focus(), p.keyboard.press("End")),
+        "slider by keys (C = N)": lambda p: (fig.locator(".f15b-controls .k3-slider input").nth(1).focus(), p.keyboard.press("End")),
+        "latency by keys": lambda p: (fig.locator(".f15b-controls .k3-slider input").first.focus(), p.keyboard.press("End")),
+        "head width by click": lambda p: fig.locator("[role=radio][data-value='256']").click(),
         "linear view by arrow key": lambda p: (fig.locator("[role=radio][data-value='kda']").focus(),
                                                p.keyboard.press("ArrowLeft")),
         "slider by click": slider_start,

@@ -1,34 +1,46 @@
-"""FIG 15b · Chunk size trade-off: the terms of a chunked layer's cost for one head as C runs
-from 1 (the recurrence) to N (one chunk: quadratic attention again).
+"""FIG 15b · Why kernels pick a middle chunk size: a time model of one head's chunked pass.
 
-Two views: plain chunked linear attention in multiply-adds (2·N·d² + 2·N·C·d) and KDA's own
-accounting in FLOPs (Kimi Linear eq. 13: 6·N·d² + 3·N·C·d + N·C²). The C grid is powers of two,
-so the slider moves by index; every value, share and range is computed here.
+The multiply-add count alone (2·N·d² + 2·N·C·d, or KDA's eq. 13) is smallest at C = 1. The time
+model (kernels.chunk_time_terms) adds the two things the count leaves out: the N/C chunks run one
+after another with a fixed latency each, and tiles C rows wide run below the matrix hardware's
+peak (tile_efficiency). Its total has a minimum in the middle; the shaded band is where the
+total is within `within` of that minimum (kernels.chunk_time_band), for every setting of the
+reader's knobs (head width d, per-step latency ℓ), all computed here.
+
+Two grids of C: powers of two (the slider and the readouts) and a finer geometric grid with
+`per_octave` points per doubling (the curves), which holds the powers of two at every
+`per_octave`-th point. The band is found on a finer grid still (`band_per_octave`).
 """
 import numpy as np
 
-from k3explainer.kernels import (chunk_cost_per_token, chunked_cost_terms, chunked_linear_madds, kda_chunked_flops,
-                                 prefill_attention_flops, reassociation_costs)
+from k3explainer.kernels import chunked_cost_terms
+from k3explainer.kernels import chunk_time_band, chunk_time_terms, chunk_work_madds, tile_efficiency
 
 TERM_LABELS = {
     "state": "state work (across chunks)",
     "chunk": "within-chunk work",
     "local": "chunk-local C×C matrices",
 }
+TIME_KEYS = ("steps", "madds", "tiles")
+
+REGIMES = {
+    "one": "Pure recurrence: the fewest multiply-adds, but one sequential step per token, each a thin "
+           "matrix–vector product that leaves the matrix hardware mostly idle.",
+    "below": "Below the band: the chunks are too small. Larger ones would save more time on sequential steps "
+             "and underfilled tiles than their extra multiply-adds would cost.",
+    "band": "Inside the band: within {within} of the fastest time this model allows. Few enough steps, "
+            "tiles wide enough to run near peak, and the within-chunk work still modest.",
+    "above": "Above the band: the within-chunk multiply-adds, which grow with C, now cost more time than "
+             "larger chunks save on steps and tile efficiency.",
+    "all": "One chunk holds the whole sequence: the within-chunk work is attention over every pair of "
+           "tokens again (in KDA's accounting the C×C matrices make it costlier still).",
+}
 
 
-def regime(C: int, N: int, sweet: tuple[int, int]) -> str:
-    """What a chunk size means for the hardware, in words (no numbers: those are readouts)."""
-    if C == 1:
-        return "Pure recurrence: the fewest operations, but every step is a thin matrix–vector product that leaves matrix hardware idle."
-    if C == N:
-        return ("One chunk holds the whole sequence: the within-chunk work is attention over every pair of tokens again "
-                "(in KDA's accounting the C×C matrices make it costlier still).")
-    if sweet[0] <= C <= sweet[1]:
-        return "The tensor-core sweet spot: chunks large enough for dense matrix multiplies, small enough that the within-chunk term stays modest."
-    if C < sweet[0]:
-        return "Small chunks: little extra work, but the matrix multiplies are too small to keep tensor cores busy."
-    return "Large chunks: dense work, but the within-chunk term now outgrows the state work it was meant to complement."
+def sig(x, digits: int = 6) -> np.ndarray:
+    """Round to `digits` significant figures: the curves stay exact to the eye and half the size."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.array([float(f"{v:.{digits}g}") for v in x.ravel()]).reshape(x.shape)
 
 
 def tex_int(n: int) -> str:
@@ -36,69 +48,110 @@ def tex_int(n: int) -> str:
     return f"{n:,}".replace(",", "{,}")
 
 
-def view(name: str, N: int, d: int, C: np.ndarray) -> dict:
-    """One cost model over the C grid: its terms, total, per-token cost and quadratic reference."""
-    if name == "linear":
-        terms = chunked_cost_terms(N, d, C, form="linear")
-        total = chunked_linear_madds(N, d, C)
-        per_token = chunk_cost_per_token(C, d)
-        quadratic = reassociation_costs(N, d, d)["madds_quadratic"]
-        meta = {"label": "Linear attention", "unit": "madds", "formula_md": r"$2Nd^2 + 2NCd$ multiply-adds",
-                "quadratic_label": "unmasked quadratic attention, (QKᵀ)V",
-                "kernels": ["chunked_cost_terms", "chunked_linear_madds", "chunk_cost_per_token", "reassociation_costs"]}
-    else:
-        terms = chunked_cost_terms(N, d, C, form="kda")
-        total = kda_chunked_flops(N, d, C)
-        per_token = kda_chunked_flops(1, d, C)
-        quadratic = prefill_attention_flops(N, d)
-        meta = {"label": "KDA (eq. 13)", "unit": "FLOPs", "formula_md": r"$6Nd^2 + 3NCd + NC^2$ FLOPs",
-                "quadratic_label": "causal attention, Kimi Linear eq. 14",
-                "kernels": ["chunked_cost_terms", "kda_chunked_flops", "prefill_attention_flops"]}
-    lo = min(float(np.min(v)) for v in terms.values())
-    hi = max(float(np.max(total)), float(quadratic))
-    y_range = [float(np.floor(np.log10(lo) * 2) / 2), float(np.ceil(np.log10(hi) * 2) / 2)]
+def zone(c: float, N: int, band: dict) -> str:
+    if c == 1:
+        return "one"
+    if c == N:
+        return "all"
+    return "below" if c < band["lo"] else "above" if c > band["hi"] else "band"
+
+
+def width_setting(form: str, N: int, d: int, lats: list[float], C: np.ndarray, grid: np.ndarray, model: dict) -> dict:
+    """One head width d of one cost model: the work terms at each power of two and the time terms on
+    the curve grid that do not depend on ℓ; then, for each per-step latency ℓ, the steps term, the
+    total and where the total is lowest (band found on a finer grid)."""
+    work_terms = chunked_cost_terms(N, d, C, form=form)
+    work_total = sum(work_terms.values())
+    fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / model["band_per_octave"])
+    by_lat = []
+    for lat in lats:
+        time = chunk_time_terms(N, d, grid, step_latency=lat, form=form, **model["hw"])
+        band = chunk_time_band(fine, chunk_time_terms(N, d, fine, step_latency=lat, form=form, **model["hw"])["total"],
+                               model["within"])
+        by_lat.append({"steps": sig(time["steps"]), "total": sig(time["total"]),
+                       "of_best": sig(time["total"][:: model["per_octave"]] / band["min_time"]),
+                       "zone": [zone(float(c), N, band) for c in C],
+                       "band": {k: float(sig([v])[0]) for k, v in band.items()}})
     return {
-        **meta,
-        "terms": [{"key": k, "label": TERM_LABELS[k], "values": np.asarray(v, dtype=np.float64),
-                   "share": np.asarray(v / total, dtype=np.float64)} for k, v in terms.items()],
-        "total": total,
-        "per_token": per_token,
-        "quadratic": float(quadratic),
-        "of_quadratic": total / quadratic,
-        "y_range": y_range,
-        "y_span": [10.0 ** y_range[0], 10.0 ** y_range[1]],
+        "work": [{"key": k, "values": np.asarray(v, dtype=np.float64), "share": np.asarray(v / work_total, dtype=np.float64)}
+                 for k, v in work_terms.items()],
+        "work_total": np.asarray(work_total, dtype=np.float64),
+        "madds": sig(time["madds"]),  # the last ℓ's: these two terms do not depend on ℓ
+        "tiles": sig(time["tiles"]),
+        "by_lat": by_lat,
     }
 
 
+def y_axis(values: list[np.ndarray]) -> dict:
+    """A fixed log time axis for a view (every setting shares it, so the curves move, not the axis):
+    from a decade below the lowest total to the decade above the highest, ticked in µs and ms."""
+    lo = int(np.floor(np.log10(min(float(v.min()) for v in values)))) - 1
+    hi = int(np.ceil(np.log10(max(float(v.max()) for v in values))))
+    ticks = [10.0**e for e in range(lo, hi + 1)]
+    text = [f"{t:g} µs" if t < 1000 else f"{t / 1000:g} ms" for t in ticks]
+    return {"range": [lo, hi], "span": [10.0**lo, 10.0**hi], "tickvals": ticks, "ticktext": text}
+
+
 def build(params: dict, facts) -> dict:
-    N, d = int(params["n_tokens"]), int(params["d"])
-    c_min = int(params["c_min"])
-    if c_min < 1 or N % c_min or not float(np.log2(N / c_min)).is_integer():
-        raise ValueError(f"n_tokens / c_min must be a power of two, got {N} / {c_min}")
-    C = c_min * 2 ** np.arange(int(np.log2(N / c_min)) + 1)  # powers of two up to one chunk = N
-    sweet = tuple(int(c) for c in params["sweet_spot"])
-    default = int(params["c_default"])
-    if default not in C or sweet[0] not in C or sweet[1] not in C:
-        raise ValueError("c_default and sweet_spot must be powers of two on the C grid")
+    N = int(params["n_tokens"])
+    per_octave = int(params["per_octave"])
+    if N < 2 or not float(np.log2(N)).is_integer():
+        raise ValueError(f"n_tokens must be a power of two, got {N}")
+    C = 2 ** np.arange(int(np.log2(N)) + 1)  # 1 … N: C = 1 is the recurrence, C = N one chunk
+    grid = 2.0 ** (np.arange(len(C) * per_octave - per_octave + 1) / per_octave)
+    assert np.array_equal(grid[::per_octave], C)
+    widths = [int(w) for w in params["head_widths"]]
+    lats = [float(x) for x in params["step_latencies_us"]]
+    d0, lat0, c0 = int(params["d_default"]), float(params["step_latency_default_us"]), int(params["c_default"])
+    if d0 not in widths or lat0 not in lats or c0 not in C:
+        raise ValueError("the defaults must be on their grids (d, ℓ, C a power of two)")
+    model = {"hw": {"peak": float(params["peak_madds_per_us"]), "c_half": float(params["c_half"])},
+             "within": float(params["within"]), "per_octave": per_octave, "band_per_octave": int(params["band_per_octave"])}
+    P, c_half, within = model["hw"]["peak"], model["hw"]["c_half"], model["within"]
+    pct = f"{within:.0%}"
+
+    views = {}
+    for form, meta in (("linear", {"label": "Linear attention", "unit": "madds",
+                                   "formula_md": r"work $W = 2Nd^2 + 2NCd$ multiply-adds"}),
+                       ("kda", {"label": "KDA (eq. 13)", "unit": "FLOPs",
+                                "formula_md": r"work $W = (6Nd^2 + 3NCd + NC^2)/2$ multiply-adds (eq. 13 in FLOPs, halved)"})):
+        by_d = [width_setting(form, N, d, lats, C, grid, model) for d in widths]
+        views[form] = {**meta, "labels": {t["key"]: TERM_LABELS[t["key"]] for t in by_d[0]["work"]},
+                       "by_d": by_d, "y": y_axis([s["total"] for w in by_d for s in w["by_lat"]])}
     return {
         "n_tokens": N,
-        "d": d,
         "c": C,
-        "c_default_index": int(np.flatnonzero(C == default)[0]),
-        "sweet_spot": list(sweet),
-        "x_range": [float(np.log10(C[0])), float(np.log10(C[-1]))],
-        "regimes": [regime(int(c), N, sweet) for c in C],
+        "c_default_index": int(np.flatnonzero(C == c0)[0]),
+        "grid": sig(grid),
+        "per_octave": per_octave,
+        "widths": widths,
+        "d_default": d0,
+        "latencies": lats,
+        "latency_default": lat0,
+        "within": within,
+        "peak": P,  # the model's constants, shown in the note and used by the tests
+        "c_half": c_half,
+        "efficiency": sig(tile_efficiency(C, c_half)),
+        "x_range": [0.0, float(np.log10(N))],
         "view_order": ["linear", "kda"],
-        "views": {"linear": view("linear", N, d, C), "kda": view("kda", N, d, C)},
-        "constants_md": f"$N = {tex_int(N)}$ tokens, $d = {tex_int(d)}$, one head, one layer",
-        "sweet_md": (f"Shaded: $C = {sweet[0]}$ to ${sweet[1]}$, the range kernels favour (illustrative band); "
-                     "KDA's kernels use {{kimi_linear.chunk_size}}."),
+        "views": views,
+        "regimes": {k: v.format(within=pct) for k, v in REGIMES.items()},
+        "time_md": (r"time $= \frac{N}{C}\,\ell + W / \bigl(P\,\eta(C)\bigr)$, tile efficiency "
+                    r"$\eta(C) = C / (C + C_{1/2})$"),
+        "constants_md": (f"$N = {tex_int(N)}$ tokens, one head, one layer; peak $P = {P / 1e6:g}$ million "
+                         f"multiply-adds per µs (about one streaming multiprocessor); half-efficiency tile "
+                         f"$C_{{1/2}} = {c_half:g}$ rows. Only $\\ell P$ and $C_{{1/2}}$ move the minimum."),
+        "kernels_md": "Production KDA kernels use {{kimi_linear.chunk_size}}; tensor-core instructions work on "
+                      "{{hardware.mma_tile_rows}}.",
         "provenance": {
             "kernels": ["k3explainer.kernels." + k for k in
-                        ("chunked_cost_terms", "chunked_linear_madds", "chunk_cost_per_token", "kda_chunked_flops",
-                         "reassociation_costs", "prefill_attention_flops")],
-            "inputs": f"N = {N}, d = {d}, C = {C[0]} … {C[-1]} (powers of two); one head, one layer",
-            "seed": "none: closed-form counts, no random inputs",
-            "illustrative": f"N, d and the shaded band C = {sweet[0]}–{sweet[1]} are illustrative; the cost formulas are sourced",
+                        ("chunked_cost_terms", "costs.chunk_work_madds", "costs.chunk_time_terms", "costs.chunk_time_band",
+                         "costs.tile_efficiency")],
+            "inputs": (f"N = {N}; C = 1 … {N} (powers of two; curves at {per_octave} points per doubling); "
+                       f"d ∈ {widths}; ℓ ∈ {lats} µs; P = {P:g} madds/µs; C½ = {c_half:g}; band within {pct} of the "
+                       f"minimum, found at {model['band_per_octave']} points per doubling"),
+            "seed": "none: closed-form counts and a closed-form time model, no random inputs",
+            "illustrative": "N, d, the peak rate P, the per-step latency ℓ and the half-efficiency tile C½ are "
+                            "illustrative; the multiply-add counts are sourced",
         },
     }

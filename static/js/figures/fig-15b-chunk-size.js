@@ -1,156 +1,207 @@
-/* FIG 15b · Chunk size trade-off: the terms of a chunked layer's cost against chunk size C
- * (log–log), a marker at the chosen C, and readouts of each term, its share, the total, the cost
- * per token and the total against quadratic attention. Two cost models: plain linear attention
- * (madds) and KDA's eq. 13 (FLOPs). Every number is computed by the builder; the chart, marker,
- * slider and scrubbing are W.scrubber's. */
+/* FIG 15b · Why kernels pick a middle chunk size: the modelled time of one head's chunked pass
+ * against chunk size C (log–log), split into its three terms (sequential steps, multiply-adds at
+ * peak, time lost to small tiles), with the band where the total is near its minimum and a ring
+ * at the minimum. The reader sets the cost model, the head width d and the per-step latency ℓ;
+ * every curve, band and readout for every setting is computed by the builder. The chart, marker,
+ * C slider and scrubbing are W.scrubber's. */
 (function () {
   "use strict";
-  var MARGIN = { l: 62, r: 14, t: 12, b: 46 };
-  var TERM_LOOK = { state: { color: "--violet", dash: "solid" }, chunk: { color: "--blue", dash: "dash" },
-    local: { color: "--orange", dash: "dot" } };
+  var MARGIN = { l: 66, r: 14, t: 12, b: 46 };
+  /* at: the power of two (log₂ C) whose point carries the curve's direct label; side: where the
+   * label sits from that point, clear of its own line (a falling line: above right; rising: above left) */
+  var TIME = [
+    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", at: 9, side: "ne", color: "--violet", dash: "solid", svg: null },
+    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", at: 1, side: "s", color: "--blue", dash: "dash", svg: "5 3" },
+    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", at: 2, side: "s", color: "--orange", dash: "dot", svg: "2 2" },
+  ];
+  var TOTAL_AT = 11;
   var SYM = { state: "ck-state", chunk: "ck-chunk" };
 
   K3.register("fig-15b-chunk-size", {
     state: function (data) {
-      return { view: K3.state.oneOf(data.view_order, "linear"), c: K3.state.oneOf(data.c, data.c[data.c_default_index]) };
+      return { view: K3.state.oneOf(data.view_order, "linear"), c: K3.state.oneOf(data.c, data.c[data.c_default_index]),
+        d: K3.state.oneOf(data.widths, data.d_default), lat: K3W.gridState(data.latencies, data.latency_default) };
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      var K = data.c.length;
+      var K = data.c.length, PO = data.per_octave;
       var st = ctx.get();
-      function V() { return data.views[st.view]; }
+      function V(s) { return data.views[(s || st).view]; }
+      function S(s) {  // one setting: the ℓ-free terms are stored once per head width
+        s = s || st;
+        var w = V(s).by_d[data.widths.indexOf(s.d)], l = w.by_lat[data.latencies.indexOf(s.lat)];
+        return { work: w.work, work_total: w.work_total, time: { steps: l.steps, madds: w.madds, tiles: w.tiles, total: l.total },
+          of_best: l.of_best, zone: l.zone, band: l.band };
+      }
       function at(s) { return data.c.indexOf(s.c); }
       function amount(x, v) { return W.si(x) + " " + (v || V()).unit; }
       function pct(x) { return W.fmt(100 * x, 1) + "%"; }
+      function time(x) { return x < 1000 ? +x.toPrecision(3) + " µs" : +(x / 1000).toPrecision(3) + " ms"; }
+      function lat(x) { return "ℓ = " + x + " µs"; }
+      function bandText(b) {
+        return "C ≈ " + W.int(b.lo) + " to " + W.int(b.hi) + ", within " + W.fmt(100 * data.within, 0) +
+          "% of the fastest time; ring: the fastest, C ≈ " + W.int(b.best) + " (" + time(b.min_time) + ")";
+      }
 
       /* ---------- controls and chart ---------- */
       var switcher = W.choice({
         label: "Cost model",
         options: data.view_order.map(function (v) {
-          return { value: v, text: data.views[v].label, aria: data.views[v].label + " cost, in " + data.views[v].unit };
+          return { value: v, text: data.views[v].label, aria: data.views[v].label + " work, in " + data.views[v].unit };
         }),
         value: st.view,
         onChange: function (v, how) { ctx.set({ view: v }, how); },
       });
+      var widths = W.choice({
+        label: "Head width d",
+        options: data.widths.map(function (d) { return { value: d, text: "d = " + d, aria: "head width " + d }; }),
+        value: st.d,
+        onChange: function (d, how) { ctx.set({ d: +d }, how); },
+      });
+      var latency = W.slider({ label: "Per-step latency", values: data.latencies, index: data.latencies.indexOf(st.lat),
+        format: lat, onInput: function (i, how) { ctx.set({ lat: data.latencies[i] }, how); } });
+      latency.input.addEventListener("change", function () { ctx.end(); });
       var chart = W.scrubber({
         mount: mount, values: data.c, index: at(st), plotClass: "f15b-plot", margin: MARGIN,
         slider: { label: "Chunk size", sym: "ck-c", format: function (c) { return "C = " + W.int(c); } },
         curves: function () {
-          var v = V(), c = data.c, css = chart.css;
-          var band = { type: "scatter", mode: "lines", hoverinfo: "none", fill: "toself", opacity: 0.22,
-            x: [data.sweet_spot[0], data.sweet_spot[0], data.sweet_spot[1], data.sweet_spot[1]],
-            y: [v.y_span[0], v.y_span[1], v.y_span[1], v.y_span[0]],
-            fillcolor: css("--green"), line: { width: 0 } };
-          var terms = v.terms.map(function (t) {
-            return { type: "scatter", mode: "lines", hoverinfo: "none", x: c, y: t.values,
-              line: { color: css(TERM_LOOK[t.key].color), dash: TERM_LOOK[t.key].dash, width: 2.5 } };
+          var s = S(), y = V().y.span, css = chart.css, b = s.band;
+          var band = { type: "scatter", mode: "lines", hoverinfo: "none", fill: "toself", opacity: 0.25,
+            x: [b.lo, b.lo, b.hi, b.hi], y: [y[0], y[1], y[1], y[0]], fillcolor: css("--green"), line: { width: 0 } };
+          var terms = TIME.map(function (t) {
+            return { type: "scatter", mode: "lines", hoverinfo: "none", x: data.grid, y: s.time[t.key],
+              line: { color: css(t.color), dash: t.dash, width: 2.5 } };
           });
-          var total = { type: "scatter", mode: "lines", hoverinfo: "none", x: c, y: v.total, line: { color: css("--ink"), width: 4 } };
-          var quad = { type: "scatter", mode: "lines", hoverinfo: "none", x: [c[0], c[K - 1]], y: [v.quadratic, v.quadratic],
-            line: { color: css("--accent"), dash: "longdash", width: 2 } };
-          return [band].concat(terms, [total, quad]);
+          var total = { type: "scatter", mode: "lines", hoverinfo: "none", x: data.grid, y: s.time.total,
+            line: { color: css("--ink"), width: 4 } };
+          var best = { type: "scatter", mode: "markers", hoverinfo: "none", x: [b.best], y: [b.min_time],
+            marker: { size: 15, symbol: "circle-open", color: css("--green"), line: { width: 3 } } };
+          return [band].concat(terms, [total, best]);
         },
         marker: function (i) {
-          var v = V();
-          return { span: v.y_span, line: "--ink-3",
-            dots: v.terms.map(function (t) { return [t.values[i], TERM_LOOK[t.key].color]; }).concat([[v.total[i], "--ink"]]) };
+          var s = S();
+          return { span: V().y.span, line: "--ink-3", dots: TIME.map(function (t) { return [s.time[t.key][i * PO], t.color]; })
+            .concat([[s.time.total[i * PO], "--ink"]]) };
         },
         axes: function () {
-          var narrow = mount.clientWidth < 560;
+          var narrow = mount.clientWidth < 560, y = V().y;
           return {
-            height: narrow ? 280 : 340,
+            height: narrow ? 300 : 360,
             // every second (narrow: third) power of two, plus the last one when there is room
-            x: { range: data.x_range, title: { text: "chunk size C (tokens)", standoff: 8 },
+            x: { range: data.x_range, title: { text: "chunk size C (tokens, log scale)", standoff: 8 },
               tickvals: data.c.filter(function (c, i) { return narrow ? i % 3 === 0 : i % 2 === 0 || i === K - 1; }) },
-            y: { range: V().y_range, exponentformat: "power", dtick: 1, title: { text: V().unit + " per head", standoff: 6 } },
+            y: { range: y.range, tickvals: y.tickvals, ticktext: y.ticktext,
+              title: { text: narrow ? "modelled time (log)" : "modelled time, one head (log scale)", standoff: 6 } },
+            annotations: labels(),
           };
         },
         onIndex: function (i, how) { ctx.set({ c: data.c[i] }, how); },
         onEnd: ctx.end,
       });
+      function labels() {  // each curve named where it runs clear of the others (a legend the eye need not leave the chart for)
+        var s = S(), css = chart.css;
+        function tag(text, key, at, side, color) {
+          var j = at * PO;
+          var look = { ne: ["left", "bottom", 4, 3], nw: ["right", "bottom", -4, 3], s: ["center", "top", 0, -4] }[side];
+          return { x: Math.log10(data.grid[j]), y: Math.log10(s.time[key][j]), text: text, showarrow: false,
+            xanchor: look[0], yanchor: look[1], xshift: look[2], yshift: look[3], font: { color: css(color), size: 12 } };
+        }
+        return TIME.map(function (t) { return tag(t.tag, t.key, t.at, t.side, t.color); })
+          .concat([tag("total", "total", TOTAL_AT, "nw", "--ink")]);
+      }
       function line(color, width, dash) { return W.lineKey("f15b-swatch", 22, chart.css(color), width, dash); }
 
       /* ---------- readouts ---------- */
-      var formula = el("p", { class: "f15b-formula" });
-      var termBody = el("tbody");
-      var totalCell = el("td", { class: "k3-num f15b-total" });
-      var perTokenCell = el("td", { class: "k3-num f15b-per-token" });
-      var quadCell = el("td", { class: "k3-num f15b-quadratic" });
-      var ofQuadCell = el("td", { class: "k3-num f15b-of-quadratic" });
-      var quadLabel = el("span");
       var caption = el("caption");
-      var readouts = el("table", { class: "f15b-table" }, caption, termBody,
-        el("tbody", { class: "f15b-sums" },
-          el("tr", {}, el("th", { scope: "row" }, line("--ink", 4, null), el("span", { text: "total" })), totalCell, el("td")),
-          el("tr", {}, el("th", { scope: "row", text: "per token" }), perTokenCell, el("td")),
-          el("tr", {}, el("th", { scope: "row" }, line("--accent", 2, "8 3"), quadLabel), quadCell, el("td")),
-          el("tr", {}, el("th", { scope: "row", text: "total ÷ quadratic" }), ofQuadCell, el("td"))));
-      var split = el("div", { class: "f15b-split", "aria-hidden": "true" });
+      var workBody = el("tbody", { class: "f15b-work" });
+      var workTotal = el("td", { class: "k3-num f15b-total" });
+      var timeCells = {}, split = el("div", { class: "f15b-split", "aria-hidden": "true" });
+      var timeBody = el("tbody", { class: "f15b-time" }, el("tr", { class: "f15b-head" }, el("th", { colspan: 3, scope: "colgroup", text: "modelled time" })));
+      TIME.forEach(function (t) {
+        var value = el("td", { class: "k3-num f15b-tvalue" }), note = el("td", { class: "k3-num f15b-note" });
+        var seg = el("span", { class: "f15b-seg" });
+        seg.style.background = chart.css(t.color);
+        split.appendChild(seg);
+        timeCells[t.key] = { value: value, note: note, seg: seg };
+        timeBody.appendChild(el("tr", { "data-time": t.key }, el("th", { scope: "row" }, line(t.color, 3, t.svg), el("span", { text: t.label })), value, note));
+      });
+      var timeTotal = el("td", { class: "k3-num f15b-ttotal" }), ofBest = el("td", { class: "k3-num f15b-of-best" });
+      timeBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row" }, line("--ink", 4, null), el("span", { text: "total time" })), timeTotal, ofBest));
+      var readouts = el("table", { class: "f15b-table" }, caption, timeBody, workBody);
       var regime = el("p", { class: "f15b-regime" });
-      var termCells = {};
+      var formula = el("p", { class: "f15b-formula" });
+      var bandNote = el("span", { class: "f15b-band-text" });
+      var workCells = {};
 
-      function buildTerms() {  // the term rows differ per view (two terms or three)
-        termBody.textContent = "";
-        split.textContent = "";
-        termCells = {};
-        V().terms.forEach(function (t) {
+      function buildTerms() {  // the work rows differ per view (two terms or three)
+        workBody.textContent = "";
+        workCells = {};
+        workBody.appendChild(el("tr", { class: "f15b-head" }, el("th", { colspan: 3, scope: "colgroup", text: "work (" + V().unit + ")" })));
+        S().work.forEach(function (t) {
           var value = el("td", { class: "k3-num f15b-value" }), share = el("td", { class: "k3-num f15b-share" });
-          var seg = el("span", { class: "f15b-seg", "data-sym": SYM[t.key] });
-          var look = TERM_LOOK[t.key];
-          seg.style.background = chart.css(look.color);
-          split.appendChild(seg);
-          termCells[t.key] = { value: value, share: share, seg: seg };
-          termBody.appendChild(el("tr", { "data-term": t.key, "data-sym": SYM[t.key] },
-            el("th", { scope: "row" }, line(look.color, 3, look.dash === "dash" ? "5 3" : look.dash === "dot" ? "2 2" : null),
-              el("span", { text: t.label })), value, share));
+          workCells[t.key] = { value: value, share: share };
+          workBody.appendChild(el("tr", { "data-term": t.key, "data-sym": SYM[t.key] },
+            el("th", { scope: "row", text: V().labels[t.key] }), value, share));
         });
-        W.html(formula, V().formula_html);  // rendered (KaTeX) at build time
-        quadLabel.textContent = V().quadratic_label;
+        workBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row", text: "total work" }), workTotal, el("td")));
+        W.html(formula, V().formula_html + ";<br>" + data.time_html);  // rendered (KaTeX) at build time
       }
 
       mount.appendChild(el("div", { class: "f15b" },
-        el("div", { class: "f15b-controls" }, el("span", { class: "k3-label", text: "Model" }), switcher.node, chart.slider.node),
+        el("div", { class: "f15b-controls" },
+          el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Model" }), switcher.node),
+          el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Head width" }), widths.node),
+          latency.node, chart.slider.node),
         el("div", { class: "f15b-grid" },
           el("div", {}, chart.plot,
-            el("p", { class: "f15b-sweet" }, el("span", { class: "f15b-band", "aria-hidden": "true" }), " ",
-              W.html(el("span"), data.sweet_html))),
+            el("p", { class: "f15b-sweet" }, el("span", { class: "f15b-band", "aria-hidden": "true" }), " Shaded: ", bandNote, ". ",
+              W.html(el("span"), data.kernels_html))),
           el("div", { class: "f15b-side" }, formula, readouts, split, regime,
-            el("p", { class: "f15b-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " ",
-              W.html(el("span"), data.constants_html))))));
+            el("details", { class: "f15b-consts" },
+              el("summary", {}, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " the model's constants"),
+              W.html(el("p"), data.constants_html))))));
 
       function paint(i) {
-        var v = V();
-        caption.textContent = "At C = " + W.int(data.c[i]) + ", N = " + W.int(data.n_tokens);
-        v.terms.forEach(function (t) {
-          termCells[t.key].value.textContent = amount(t.values[i]);
-          termCells[t.key].share.textContent = pct(t.share[i]);
-          termCells[t.key].seg.style.flexGrow = t.share[i];
+        var s = S(), v = V(), j = i * PO;
+        caption.textContent = "At C = " + W.int(data.c[i]) + " (N = " + W.int(data.n_tokens) + ", d = " + st.d + ", " + lat(st.lat) + ")";
+        s.work.forEach(function (t) {
+          workCells[t.key].value.textContent = amount(t.values[i]);
+          workCells[t.key].share.textContent = pct(t.share[i]);
         });
-        totalCell.textContent = amount(v.total[i]);
-        perTokenCell.textContent = amount(v.per_token[i]);
-        quadCell.textContent = amount(v.quadratic);
-        ofQuadCell.textContent = "×" + W.fmt(v.of_quadratic[i], 3);
-        regime.textContent = data.regimes[i];
-        chart.plot.setAttribute("aria-label", "Log–log chart of the " + v.label + " cost terms against chunk size C from " +
-          W.int(data.c[0]) + " to " + W.int(data.c[K - 1]) + "; the marker is at C = " + W.int(data.c[i]) + ".");
+        workTotal.textContent = amount(s.work_total[i]);
+        TIME.forEach(function (t) {
+          timeCells[t.key].value.textContent = time(s.time[t.key][j]);
+          timeCells[t.key].seg.style.flexGrow = s.time[t.key][j] / s.time.total[j];
+        });
+        timeCells.steps.note.textContent = W.int(data.n_tokens / data.c[i]) + " steps";
+        timeCells.tiles.note.textContent = "η = " + pct(data.efficiency[i]);
+        timeTotal.textContent = time(s.time.total[j]);
+        ofBest.textContent = W.fmt(s.of_best[i], 2) + "× fastest";
+        regime.textContent = data.regimes[s.zone[i]];
+        regime.setAttribute("data-zone", s.zone[i]);
+        bandNote.textContent = bandText(s.band);
+        chart.plot.setAttribute("aria-label", "Log–log chart of the modelled time of one head's chunked pass (" + v.label +
+          ", d = " + st.d + ", " + lat(st.lat) + ") against chunk size C from 1 to " + W.int(data.c[K - 1]) +
+          "; shaded " + bandText(s.band) + "; the marker is at C = " + W.int(data.c[i]) + ".");
       }
 
       return ctx.plotly().then(function (Plotly) { return chart.start(Plotly, at(st)); }).then(function () {
         return {
           render: function (state, prev) {
+            var redraw = !prev || prev.view !== state.view || prev.d !== state.d || prev.lat !== state.lat;
             st = state;
-            var newView = !prev || prev.view !== state.view;
             switcher.set(state.view);
-            if (newView) buildTerms();
+            widths.set(state.d);
+            latency.set(data.latencies.indexOf(state.lat));
+            if (!prev || prev.view !== state.view) buildTerms();
             paint(at(state));
-            chart.show(at(state), !!prev && newView);
+            chart.show(at(state), !!prev && redraw);
           },
           describe: function (prev, next) {
-            var v = data.views[next.view], i = at(next);
-            return v.label + ", C = " + W.int(data.c[i]) + ": " + v.terms.map(function (t) {
-              return t.label + " " + amount(t.values[i], v);
-            }).join(", ") + "; total " + amount(v.total[i], v) + ", " + W.fmt(v.of_quadratic[i], 3) +
-              " times quadratic attention.";
+            var s = S(next), i = at(next), v = V(next);
+            return v.label + ", d = " + next.d + ", " + lat(next.lat) + ", C = " + W.int(data.c[i]) + ": work " +
+              amount(s.work_total[i], v) + "; modelled time " + time(s.time.total[i * PO]) + ", " + W.fmt(s.of_best[i], 2) +
+              " times the fastest; shaded " + bandText(s.band) + ".";
           },
         };
       });

@@ -7,7 +7,8 @@
  *   opts: {mount, values, index, plotClass, margin: {l, r, t, b},
  *          slider: {label, format(v) → text, aria?, sym?},
  *          curves() → Plotly traces (colours via .css), marker(i) → {span: [y0, y1], line: "--var",
- *          dots: [[y, "--var"], …]}, axes() → {height, x: {…}, y: {…}} (merged into log axes),
+ *          dots: [[y, "--var"], …]}, axes() → {height, x: {…}, y: {…}, annotations?: […]} (x and y are
+ *          merged into log axes; annotations, e.g. direct labels on the curves, are drawn as given),
  *          onIndex(i, "input" | "drag"), onEnd() (a slider or drag gesture is over)}
  *   show(i, full): moves the slider and the marker to grid point i; full redraws curves and axes.
  * Also here, for figures with a slider over a grid:
@@ -69,7 +70,7 @@
       var a = opts.axes(), grid = css("--rule");
       var axis = { type: "log", fixedrange: true, gridcolor: grid, linecolor: grid, zeroline: false, ticks: "outside", tickcolor: grid };
       return W.chartLayout(opts.mount, { height: a.height, margin: opts.margin, showlegend: false, hovermode: false,
-        xaxis: Object.assign({}, axis, a.x), yaxis: Object.assign({}, axis, a.y) });
+        xaxis: Object.assign({}, axis, a.x), yaxis: Object.assign({}, axis, a.y), annotations: a.annotations || [] });
     }
     function traces(i) { return opts.curves().concat(markerTraces(i)); }
 

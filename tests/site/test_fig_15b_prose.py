@@ -1,0 +1,95 @@
+"""§15's sentences about FIG 15b, checked against the figure's data as the builder makes it from
+its spec: the multiply-add count alone is cheapest at C = 1; the modelled time is lowest in the
+middle; at the defaults the band (within the stated share of the fastest) holds the chunk sizes the
+prose names; latency moves the band and its minimum the way the prose says; N does not move them."""
+from __future__ import annotations
+
+import importlib
+import re
+
+import numpy as np
+import pytest
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+FIG = "fig-15b"
+
+
+@pytest.fixture(scope="module")
+def spec_and_build():
+    diags = Diagnostics(ROOT)
+    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
+    params = dict(load_specs(ROOT / "content" / "figures", diags)[FIG].model.params)
+    build = importlib.import_module("k3explainer.figures.fig_15b_chunk_size").build
+    return params, lambda **change: build({**params, **change}, facts)
+
+
+@pytest.fixture(scope="module")
+def paragraph():
+    """The claim box that describes FIG 15b's model."""
+    text = (ROOT / "content" / "15-complexity.md").read_text()
+    start = text.index("[FIG 15b](#fig-15b) adds both to the count")
+    return text[start:text.index(":::", start)]
+
+
+def settings(data):
+    for view in data["view_order"]:
+        for w, d in zip(data["views"][view]["by_d"], data["widths"]):
+            for s, lat in zip(w["by_lat"], data["latencies"]):
+                yield view, d, lat, w, s
+
+
+def test_the_count_is_cheapest_at_one_and_the_time_is_lowest_in_the_middle(spec_and_build, paragraph):
+    _, build = spec_and_build
+    assert "in either view the modelled time, unlike the count, is lowest in the middle" in paragraph
+    data = build()
+    for view, d, lat, w, s in settings(data):
+        assert np.argmin(w["work_total"]) == 0 and np.all(np.diff(w["work_total"]) > 0), (view, d)
+        assert np.argmin(w["madds"]) == 0, (view, d)
+        total = np.asarray(s["total"])
+        assert 0 < np.argmin(total) < len(total) - 1, (view, d, lat)
+        assert 1 < s["band"]["lo"] <= s["band"]["best"] <= s["band"]["hi"] < data["n_tokens"]
+        steps, tiles = np.asarray(s["steps"]), np.asarray(w["tiles"])
+        assert np.all(np.diff(steps) < 0)  # fewer sequential steps as C grows
+        if view == "linear":  # "for plain linear attention ... the time lost to thin tiles falls"
+            assert np.all(np.diff(tiles) < 0)
+
+
+def test_default_band_holds_the_named_chunk_sizes(spec_and_build, paragraph):
+    _, build = spec_and_build
+    data = build()
+    within = int(re.search(r"within (\d+) % of the fastest", paragraph).group(1))
+    assert within == round(100 * data["within"])
+    named = [int(x) for x in re.search(r"holds both (\d+) and (\d+)", paragraph).groups()]
+    w = data["views"]["linear"]["by_d"][data["widths"].index(data["d_default"])]
+    band = w["by_lat"][data["latencies"].index(data["latency_default"])]["band"]
+    assert all(band["lo"] <= c <= band["hi"] for c in named)
+    assert all(c in list(data["c"]) for c in named)  # chunk sizes the slider reaches
+    alt = " ".join((ROOT / "content" / "figures" / f"{FIG}.yaml").read_text().split())
+    assert f"at the default settings the band holds C = {named[0]} and {named[1]}" in alt
+    assert f"within {within} % of the lowest" in alt
+
+
+def test_latency_moves_the_band_and_its_minimum_to_larger_chunks(spec_and_build, paragraph):
+    _, build = spec_and_build
+    assert "Raise the per-step latency and the band and its fastest point move to larger chunks" in paragraph
+    data = build()
+    for view in data["view_order"]:
+        for w in data["views"][view]["by_d"]:
+            bands = [s["band"] for s in w["by_lat"]]  # latencies ascend
+            for a, b in zip(bands, bands[1:]):
+                assert b["best"] > a["best"] and b["lo"] > a["lo"] and b["hi"] > a["hi"]
+
+
+def test_sequence_length_does_not_move_the_band(spec_and_build, paragraph):
+    params, build = spec_and_build
+    assert "The sequence length would not move them at all" in paragraph
+    a, b = build(), build(n_tokens=2 * params["n_tokens"])
+    for (_, _, _, _, s), (_, _, _, _, t) in zip(settings(a), settings(b)):
+        assert t["band"]["best"] == pytest.approx(s["band"]["best"], rel=1e-5)
+        assert t["band"]["lo"] == pytest.approx(s["band"]["lo"], rel=1e-5)
+        assert t["band"]["hi"] == pytest.approx(s["band"]["hi"], rel=1e-5)

@@ -151,7 +151,7 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     fig.locator("table[data-sym='dr-write'] td").first.hover()
     assert page.locator("#deltanet .katex-display [data-sym='dr-write'].sym-on").count() >= 1
     page.mouse.move(0, 0)  # a resting pointer over a symbol wins over focus (by design); take it away
-    fig.locator(".f06-chip[data-sym='dr-beta']").focus()
+    fig.locator(".f06-beta[data-sym='dr-beta']").focus()
     assert page.locator("#deltanet .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
 
 
@@ -185,5 +185,83 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the first stage (Home)": stepper_key("Home"),
         "hovering a symbol in the equation": lambda p: p.locator("#deltanet .katex-display [data-sym='dr-read']").first.hover(),
         "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
-        "focusing the β chip": lambda p: fig.locator(".f06-chip[data-sym='dr-beta']").focus(),
+        "focusing the β chip": lambda p: fig.locator(".f06-beta[data-sym='dr-beta']").focus(),
     })
+
+
+def test_write_lands_as_k_column_times_error_row(watched, site_url, kernel):
+    """From the error stage on, the write grid carries k as a column of chips and the error as a
+    row of chips, coloured on the figure's one scale; the write's cells are their product × β."""
+    page, _ = watched
+    t = 2
+    fig = open_figure(page, site_url, FIG, f"#fig-06.step={t * 4 + 2}")
+    write = fig.locator("table[data-sym='dr-write']")
+    signs = lambda sel: write.locator(sel).evaluate_all("cs => cs.map(c => c.dataset.sign || null)")
+    k, err = kernel["k"][t], kernel["tr"]["error"][t]
+    assert signs("tbody th .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in k]
+    assert signs("thead .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in err]
+    assert np.array(table_numbers(write)) == pytest.approx(kernel["data"]["beta"] * np.outer(k, err), abs=TOL)
+    scale = kernel["data"]["heat_scale"]
+    tr = kernel["tr"]
+    assert scale == pytest.approx(max(np.max(np.abs(x)) for x in (kernel["k"], kernel["v"], tr["read"], tr["error"],
+                                                                   tr["write"], tr["state"])), rel=1e-9)
+    heat = write.locator("tbody td").first.evaluate("td => parseFloat(td.style.getPropertyValue('--heat'))")
+    assert heat == pytest.approx(100 * np.sqrt(min(1, abs(tr["write"][t][0][0]) / scale)), abs=0.06)
+    fig.get_by_role("button", name="Previous step").click()  # the read stage: no chips yet
+    fig.get_by_role("button", name="Previous step").click()
+    assert signs("thead .k3-outer-chip") == [None] * 4
+
+
+def test_repeated_key_correction_is_staged(watched, site_url, kernel):
+    """The repeat card fills in stage by stage at the repeated token: stored value and read, then the
+    new value, then the read after the write, which lies β of the way from the old read to the new value."""
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t, src = rep["token"] - 1, rep["key_of"] - 1
+    fig = open_figure(page, site_url, FIG)
+    card = fig.locator(".f06-repeat")
+    rows = lambda: table_numbers(card.locator("table"))
+    assert rows()[0] == pytest.approx(kernel["v"][src], abs=TOL) and rows()[1] == ["·"] * 4
+    card.get_by_role("button", name=f"Go to token {rep['token']}").click()
+    assert_step_shows(fig, kernel, t, 0)
+    assert rows()[1] == pytest.approx(kernel["tr"]["read"][t], abs=TOL) and rows()[2] == ["·"] * 4
+    fig.get_by_role("button", name="Next step").click()
+    assert rows()[2] == pytest.approx(kernel["v"][t], abs=TOL) and rows()[3] == ["·"] * 4
+    fig.get_by_role("button", name="Next step").click()
+    fig.get_by_role("button", name="Next step").click()
+    after = kernel["S"] if t == len(kernel["k"]) - 1 else kernel["tr"]["state"][t]
+    want = after.T @ kernel["k"][t]
+    assert rows()[3] == pytest.approx(want, abs=TOL)
+    beta = kernel["data"]["beta"]
+    assert want == pytest.approx(kernel["tr"]["read"][t] + beta * (kernel["v"][t] - kernel["tr"]["read"][t]), abs=1e-9)
+    assert f"{beta * 100:.0f} % of the way" in card.inner_text()
+
+
+def wait_until(page, fn, ms=4000):
+    """Poll from Python (the page's CSP forbids the string predicates wait_for_function evals)."""
+    for _ in range(ms // 100):
+        if fn():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("timed out")
+
+
+def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    readout = fig.locator(".k3-stepper-readout")
+    play = fig.get_by_role("button", name="Play through the tokens")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    wait_until(page, lambda: readout.inner_text().endswith("error"))
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # off-screen: the runtime pauses it
+    wait_until(page, lambda: fig.get_attribute("data-visible") == "false")
+    held = readout.inner_text()
+    page.wait_for_timeout(2500)
+    assert readout.inner_text() == held
+    fig.scroll_into_view_if_needed()
+    wait_until(page, lambda: readout.inner_text() != held)
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    s = int(page.url.split("fig-06.step=")[1].split("&")[0])
+    assert_step_shows(fig, kernel, s // 4, s % 4)

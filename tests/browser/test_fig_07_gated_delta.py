@@ -58,6 +58,10 @@ def test_stepping_by_mouse_and_keyboard_matches_the_kernels(watched, site_url, d
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert fig.locator(".f07 output").inner_text() == "α = 0.750"
+    assert_matches(fig, data, 0.75, data["open_step"] // 2, ["decay", "write"][data["open_step"] % 2])
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
     assert_matches(fig, data, 0.75, 0, "write")
     nxt = fig.get_by_role("button", name="Next step")
     for n in range(2, 12):
@@ -148,3 +152,49 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
         "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
     })
+
+
+def test_opens_where_the_decay_has_acted(watched, site_url, data):
+    """The default view is a decay phase after several writes, where the gated grid differs from
+    DeltaNet's; stepping into it from the write before, every gated cell fades (α × its colour value)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    t = data["open_step"] // 2
+    assert data["open_step"] % 2 == 0 and t >= 2
+    left, right = assert_matches(fig, data, 0.75, t, "decay")
+    assert np.max(np.abs(left - right)) > 0.1  # not two identical grids
+    strength = lambda n: np.array(fig.locator(".f07-pair table").nth(n).locator("tbody td").evaluate_all(
+        "tds => tds.map(td => parseFloat(td.style.getPropertyValue('--heat')))"))
+    decayed = strength(1)
+    fig.get_by_role("button", name="Previous step").click()  # the write before: the gated state undecayed
+    before = strength(1)
+    assert np.all(decayed <= before + 0.06) and np.sum(decayed) < 0.9 * np.sum(before)
+    fig.get_by_role("button", name="Next step").click()
+    assert strength(1) == pytest.approx(decayed)
+
+
+@pytest.mark.parametrize("alpha", [0.25, 0.75, 1.0])
+def test_survival_plot_follows_the_slider(watched, site_url, data, alpha):
+    """The plot's line and readout: the share of token 1's write left after each token, equal to
+    running the later tokens with zero values from token 1's write (the state is linear in it)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    set_alpha(page, fig, alpha, data)
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    T = len(k)
+    g = np.full(T, np.log(alpha))
+    W1 = run(data, alpha)["state"][0]
+    _, _, rest = gated_delta_rule(q[1:], k[1:], np.zeros_like(v[1:]), g[1:], np.full(T - 1, data["beta"]),
+                                  initial_state=W1, trace=True)
+    want = np.concatenate([[1.0], np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)])
+    shipped = data["gated"][data["alphas"].index(alpha)]["survival"]
+    assert shipped == pytest.approx(want, abs=1e-5)
+    t = data["open_step"] // 2
+    text = fig.locator(".f07-plot-text").inner_text()
+    assert f"after token {t + 1}, {100 * want[t]:.1f} % of token 1's write is left" in text
+    assert f"{100 * alpha ** t:.1f} % from decay alone" in text
+    d = fig.locator(".f07-l-gated").get_attribute("d")
+    ys = [float(p.split(",")[1]) for p in d[1:].split("L")]
+    assert len(ys) == T and all(b >= a - 1e-6 for a, b in zip(ys, ys[1:]))  # SVG y grows downwards: never rises
+    if alpha == 1.0:
+        assert fig.locator(".f07-l-gated").get_attribute("d") == fig.locator(".f07-l-plain").get_attribute("d")

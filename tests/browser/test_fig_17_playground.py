@@ -139,7 +139,7 @@ def test_delta_symbols_link_both_ways(watched, site_url, section):
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-out'].sym-on").count() == 1
     fig.locator("table[data-sym='dr-write'] td").first.hover()
     assert page.locator(f"#{section} .katex-display [data-sym='dr-write'].sym-on").count() >= 1
-    fig.locator(".f17-chip[data-sym='dr-beta']").focus()
+    fig.locator(".f17-beta[data-sym='dr-beta']").focus()
     assert page.locator(f"#{section} .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
 
 
@@ -158,7 +158,74 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "equation symbol hover (mask)": lambda p: p.locator("#playground .katex-display [data-sym='att-mask']").first.hover(),
         "symbol chip focus (error)": lambda p: p.locator("#playground .sym-chip[data-sym='dr-error']").first.focus(),
         "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
-        "figure chip focus (beta)": lambda p: fig.locator(".f17-chip[data-sym='dr-beta']").focus(),
+        "figure chip focus (beta)": lambda p: fig.locator(".f17-beta[data-sym='dr-beta']").focus(),
         "stage focus (softmax)": lambda p: fig.locator("[role=radio][data-sym='att-softmax']").focus(),
     })
     assert_axe_clean_through(page, FIG, acts)
+
+
+def heat_cells(table):
+    """(sign, strength %) of each body cell of a heat table, row by row; None for a text cell."""
+    return table.locator("tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.dataset.sign ? "
+        "[td.dataset.sign, parseFloat(td.style.getPropertyValue('--heat'))] : null))")
+
+
+def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site_url, kernel):
+    """Each cell's colour follows its value on the figure's one scale (the largest |value| shown);
+    the number is in the cell for screen readers, shown on focus and by the toggle."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-17.att=3")
+    data = kernel["data"]
+    att = kernel["att"]
+    shown = [kernel["q"], kernel["k"], kernel["v"], att["raw_scores"], att["weights"], att["output"],
+             kernel["dr"]["state"], kernel["dr"]["write"], kernel["dr"]["error"]]
+    scale = max(np.max(np.abs(x[np.isfinite(x)])) for x in shown)
+    assert data["heat_scale"] == pytest.approx(scale, rel=1e-9)
+    tables = fig.locator(".f17-mats table")
+    for n, want in [(2, kernel["v"]), (3, att["weights"])]:
+        cells = heat_cells(tables.nth(n))
+        for i, row in enumerate(cells):
+            for j, c in enumerate(row):
+                if c is None:
+                    assert n == 3 and j > i  # masked: text, no colour
+                    continue
+                assert c[0] == ("neg" if want[i][j] < 0 else "pos")
+                assert c[1] == pytest.approx(100 * np.sqrt(min(1, abs(want[i][j]) / scale)), abs=0.06)
+    cell = tables.nth(2).locator("tbody td").first
+    number = cell.locator(".k3-heat-n")
+    assert number.bounding_box()["width"] <= 1  # visually hidden until asked for
+    cell.focus()
+    assert number.bounding_box()["width"] > 10 and number.inner_text() == f"{kernel['v'][0][0]:.3f}".replace("-", "−")
+    page.keyboard.press("ArrowRight")  # arrows move within the grid
+    assert page.evaluate("document.activeElement.textContent") == f"{kernel['v'][0][1]:.3f}".replace("-", "−")
+    toggle = fig.get_by_role("button", name="Show numbers")
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    assert tables.nth(0).locator(".k3-heat-n").first.bounding_box()["width"] > 10
+
+
+def test_what_each_keeps_and_reads(watched, site_url, kernel):
+    """Below the columns: attention keeps every key and value so far (rows grow with the token),
+    the delta rule one d × d state; each reads its output from what it keeps."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    d = kernel["data"]
+    box = fig.locator(".f17-keep")
+    radios = fig.locator(".f17-col").nth(1).locator("[role=radio]")
+    for t in range(len(kernel["k"])):
+        radios.nth(t).click()
+        kept_k, kept_v = (table_numbers(box.locator("table").nth(i)) for i in range(2))
+        for i in range(len(kernel["k"])):
+            if i <= t:
+                assert kept_k[i] == pytest.approx(kernel["k"][i], abs=TOL)
+                assert kept_v[i] == pytest.approx(kernel["v"][i], abs=TOL)
+            else:
+                assert kept_k[i] == ["·"] * d["d_k"]
+        w = table_numbers(box.locator("table").nth(2))[0]
+        assert w[: t + 1] == pytest.approx(kernel["att"]["weights"][t][: t + 1], abs=TOL)
+        assert table_numbers(box.locator("table").nth(3))[0] == pytest.approx(kernel["att"]["output"][t], abs=TOL)
+        assert np.array(table_numbers(box.locator("table").nth(4))) == pytest.approx(kernel["dr"]["state"][t], abs=TOL)
+        assert table_numbers(box.locator("table").nth(5))[0] == pytest.approx(kernel["dr"]["output"][t], abs=TOL)
+        text = box.inner_text()
+        assert f"{(t + 1) * (d['d_k'] + d['d_v'])} numbers" in text and f"{d['d_k'] * d['d_v']} numbers" in text

@@ -44,9 +44,19 @@ def build(params: dict, facts) -> dict:
     # a cell counts as changed when the write moves it by at least half the last shown digit
     changed = np.abs(tr["write"]) >= 0.5 * 10.0 ** -digits
     rep = params.get("repeat_key")
+    repeat = None
+    if rep:
+        t, src = int(rep["token"]) - 1, int(rep["key_of"]) - 1
+        # reading every new state with its own token's key (q = k, scale 1) gives what that key
+        # returns once the write has landed: for the repeated key, the corrected association
+        read_after, _ = delta_rule(k, k, v, betas, scale=1.0)
+        repeat = {"token": t + 1, "key_of": src + 1, "old_value": v[src], "read": tr["read"][t],
+                  "new_value": v[t], "read_after": read_after[t]}
+    # one colour scale for every grid and vector of the figure: the largest magnitude shown
+    heat_scale = float(max(np.max(np.abs(x)) for x in (k, v, tr["read"], tr["error"], tr["write"], tr["state"])))
     return {
         "d": d, "beta": beta, "digits": digits, "chunk_size": C,
-        "repeat": {"token": int(rep["token"]), "key_of": int(rep["key_of"])} if rep else None,
+        "repeat": repeat, "heat_scale": heat_scale,
         "q": q, "k": k, "v": v,
         "steps": [
             {"state_prev": tr["state_prev"][t], "read": tr["read"][t], "error": tr["error"][t],
@@ -72,7 +82,8 @@ def build(params: dict, facts) -> dict:
             "inputs": (f"q, k, v: [{T}, {d}] standard normal from numpy default_rng(seed), q and k scaled to unit "
                        f"length; token {rep['token'] if rep else '-'} reuses the key of token "
                        f"{rep['key_of'] if rep else '-'}; beta = {beta} for every token; chunk size {C}; "
-                       "read-back with scale 1 (and with the default 1/sqrt(d_k))"),
+                       "read-back with scale 1 (and with the default 1/sqrt(d_k)); colours saturate at the largest "
+                       "|value| shown"),
             "seed": params["seed"],
             "illustrative": "demo sizes and a fixed beta; real models compute beta per token",
         },

@@ -28,19 +28,32 @@ def build(params: dict, facts) -> dict:
     r = lambda x: np.round(x, DECIMALS)
 
     _, _, plain = delta_rule(q, k, v, betas, trace=True)
+    open_step = 2 * (int(params["open_token"]) - 1) + ["decay", "write"].index(params["open_phase"])
+    if not 0 <= open_step < 2 * T:
+        raise ValueError(f"open_token must be 1..{T}, got {params['open_token']}")
     gated = []
     for a in alphas:
         with np.errstate(divide="ignore"):  # α = 0 is log-decay −∞: exp(−∞) = 0 clears the state
             g = np.full(T, np.log(a))
         _, _, tr = gated_delta_rule(q, k, v, g, betas, trace=True)
+        # token 1's write on its own: the state is linear in it, so running the later tokens with zero
+        # values from S = (token 1's write) leaves exactly the part of it that survives their decay
+        # and their delta-rule corrections (which erase along each later key)
+        W1 = tr["state"][0]
+        _, _, rest = gated_delta_rule(q[1:], k[1:], np.zeros_like(v[1:]), g[1:], betas[1:], initial_state=W1, trace=True)
+        left = np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)
         gated.append({
             "alpha": a, "decayed": r(tr["state_decayed"]), "state": r(tr["state"]),
             # how far the gated memory is from plain DeltaNet after each token
             "diff": r(np.max(np.abs(tr["state"] - plain["state"]), axis=(1, 2))),
+            # share of token 1's write (Frobenius norm) left after tokens 1..T, and α^n, decay alone
+            "survival": r(np.concatenate([[1.0], left])), "decay_only": r(a ** np.arange(T)),
         })
     return {
         "d": d, "beta": beta, "digits": int(params.get("precision", 3)), "n_tokens": T,
-        "alphas": alphas, "alpha_default": float(params["alpha"]),
+        "alphas": alphas, "alpha_default": float(params["alpha"]), "open_step": open_step,
+        # one colour scale for both grids at every α: the largest magnitude either shows
+        "heat_scale": float(np.max(np.abs(plain["state"]))) if T else 1.0,
         "q": q, "k": k, "v": v,
         "plain": {"state_prev": r(plain["state_prev"]), "state": r(plain["state"])},
         "gated": gated,
@@ -48,7 +61,8 @@ def build(params: dict, facts) -> dict:
             "kernels": ["k3explainer.kernels.delta_rule", "k3explainer.kernels.gated_delta_rule"],
             "inputs": (f"the seeded tokens of FIG 06 (q, k, v: [{T}, {d}], unit-length q and k, seed {params['seed']}); "
                        f"beta = {beta}; the same alpha on every token, g = log(alpha) for each alpha in "
-                       f"{alphas[0]}..{alphas[-1]} step {params['alpha_step']}; states rounded to {DECIMALS} decimals"),
+                       f"{alphas[0]}..{alphas[-1]} step {params['alpha_step']}; states rounded to {DECIMALS} decimals; "
+                       "token 1's surviving share: the later tokens run with zero values from token 1's write"),
             "seed": params["seed"],
             "illustrative": "a fixed alpha and beta; trained models compute both from each token",
         },

@@ -23,9 +23,15 @@ def build(params: dict, facts) -> dict:
     # the delta rule read with scale 1, as the equation o_t = S_tᵀ q_t is written
     _, _, dr = delta_rule(q, k, v, np.full(T, beta), scale=1.0, trace=True)
     changed = np.abs(dr["write"]) >= 0.5 * 10.0 ** -digits
+    shown = (q, k, v, att["raw_scores"], att["scaled_scores"], att["weights"], att["output"],
+             dr["read"], dr["error"], dr["write"], dr["state"], dr["output"])
+    # one colour scale for every matrix of the figure: the largest finite magnitude it shows
+    heat_scale = float(max(np.max(np.abs(x[np.isfinite(x)])) for x in shown))
     return {
         "tokens": tokens, "d_k": d_k, "d_v": d_v, "beta": beta, "digits": digits,
-        "q": q, "k": k, "v": v,
+        "q": q, "k": k, "v": v, "heat_scale": heat_scale,
+        # what each keeps after t tokens: attention every key and value so far, the delta rule one state
+        "kept": {"attention": [(t + 1) * (d_k + d_v) for t in range(T)], "delta": d_k * d_v},
         "attention": {
             "scale": att["scale"], "raw_scores": att["raw_scores"], "scaled_scores": att["scaled_scores"],
             "mask": att["mask"].astype(int), "weights": att["weights"], "output": att["output"],
@@ -41,7 +47,7 @@ def build(params: dict, facts) -> dict:
                         "k3explainer.kernels.l2_normalize"],
             "inputs": (f"q, k: [{T}, {d_k}], v: [{T}, {d_v}] standard normal from numpy default_rng(seed), q and k "
                        f"scaled to unit length; attention with scale 1/sqrt(d_k); delta rule with beta = {beta} "
-                       "and read-out scale 1"),
+                       "and read-out scale 1; colours saturate at the largest |value| shown"),
             "seed": params["seed"],
             "illustrative": "four demo tokens with random vectors, not a trained model",
         },

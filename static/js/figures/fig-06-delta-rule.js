@@ -1,6 +1,9 @@
-/* FIG 06 · Delta-rule state update: step through six tokens, each in four stages (read Sᵀk,
- * error v − Sᵀk, write β k errᵀ, new S), check the read-back identity, and compare with the
- * chunked WY form. Every number was computed at build time by delta_rule / delta_rule_chunked. */
+/* FIG 06 · Delta-rule state update: six tokens, each in four stages (read Sᵀk, error v − Sᵀk,
+ * write β k errᵀ, new S), drawn as heatmaps on one colour scale; the write lands as the outer
+ * product of k (a column of chips) and the error (a row of chips). Play walks the stages (paused
+ * off-screen, slower under reduced motion); a card stages the repeated key's correction; the
+ * read-back identity and the chunked WY form are checked. Every number was computed at build
+ * time by delta_rule / delta_rule_chunked. */
 (function () {
   "use strict";
   var STAGES = [
@@ -15,35 +18,50 @@
       return { step: K3.state.int(0, data.steps.length * STAGES.length - 1, 0), rb: K3.state.bool(false) };
     },
     setup: function (mount, data, ctx) {
-      var W = window.K3W, el = W.el, dig = data.digits;
+      var W = window.K3W, el = W.el, dig = data.digits, heat = { scale: data.heat_scale };
       var NS = STAGES.length, T = data.steps.length, N = T * NS;
 
       function tokenOf(s) { return Math.floor(s / NS); }
       function stageOf(s) { return s % NS; }
       function vec(xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; }
 
-      /* controls: a stepper over (token, stage) and a stage picker within the token */
+      /* controls: a stepper over (token, stage), play, and a stage picker within the token */
       var stepper = W.stepper({
         label: "Token and stage", count: N, value: ctx.get().step,
         format: function (s) { return "token " + (tokenOf(s) + 1) + " / " + T + " · " + STAGES[stageOf(s)].name; },
         onChange: function (s, how) { ctx.set({ step: s }, how); },
       });
+      var player = K3W.player({ ctx: ctx, label: "Play through the tokens",
+        at: function () { return ctx.get().step; }, last: N - 1,
+        go: function (s) { ctx.set({ step: s }, "play"); } });
       var stages = W.choice({
         label: "Stage of this token",
         options: STAGES.map(function (st, i) { return { value: i, text: st.text, sym: st.sym, aria: "Stage " + (i + 1) + ": " + st.text }; }),
         value: stageOf(ctx.get().step),
         onChange: function (i, how) { ctx.set({ step: tokenOf(ctx.get().step) * NS + i }, how); },
       });
-      var betaChip = el("span", { class: "f06-chip k3-num", "data-sym": "dr-beta", tabindex: "0",
+      var betaChip = el("span", { class: "f06-beta k3-num", "data-sym": "dr-beta", tabindex: "0",
         "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
       var note = el("p", { class: "f06-note" });
-      var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token" });
+      var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token", heat: heat });
+      var root = el("div", { class: "f06" });
+
+      /* the repeated key, staged: what the key stored, what it reads now, the new value, the read after */
+      var rep = data.repeat;
+      var repTable = rep && W.matrix({ caption: "token " + rep.token + " reuses token " + rep.key_of + "'s key",
+        rows: ["v" + W.sub(rep.key_of) + " (stored)", "read Sᵀk", "v" + W.sub(rep.token) + " (new)", "read after write"],
+        cols: W.range(data.d, function (i) { return String(i + 1); }), corner: "", digits: dig, heat: heat });
+      var repText = el("p", { class: "f06-small" });
+      var repGo = rep && el("button", { type: "button", class: "k3-btn", text: "Go to token " + rep.token,
+        on: { click: function () { ctx.set({ step: (rep.token - 1) * NS }, "click"); } } });
+      var repCard = rep && el("section", { class: "f06-repeat", "aria-label": "Repeated key" }, repTable.node, repText, repGo);
 
       /* read-back check: write (k₁, v₁) into an empty state and read it with q = k₁ */
       var rbButton = el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Read-back check (R)",
         "aria-keyshortcuts": "R", on: { click: function () { ctx.set({ rb: !ctx.get().rb }, "click"); } } });
       var rbTable = W.matrix({ caption: "write (k₁, v₁) into S = 0, read with q = k₁",
-        rows: ["v₁", "Sᵀk₁", "β·v₁", "Sᵀk₁ · 1/√d"], cols: ["1", "2", "3", "4"].slice(0, data.d), digits: dig });
+        rows: ["v₁", "Sᵀk₁", "β·v₁", "Sᵀk₁ · 1/√d"], cols: W.range(data.d, function (i) { return String(i + 1); }),
+        digits: dig, heat: heat });
       rbTable.node.tBodies[0].rows[0].setAttribute("data-sym", "dr-v");
       rbTable.node.tBodies[0].rows[1].setAttribute("data-sym", "dr-out");
       rbTable.node.tBodies[0].rows[2].setAttribute("data-sym", "dr-beta");
@@ -57,26 +75,40 @@
         " chunks) vs the step-by-step recurrence: max |ΔS| = " + W.sci(chunk.state_diff) +
         ", max |Δo| = " + W.sci(chunk.output_diff) + " — equal to float64 rounding.";
 
-      mount.appendChild(el("div", { class: "f06" },
-        el("div", { class: "f06-controls" }, stepper.node, betaChip),
-        el("div", { class: "k3-scroll f06-stages" }, stages.node),
-        note,
-        panel.node,
-        el("div", { class: "f06-cards" },
-          el("section", { class: "f06-card", "aria-label": "Read-back check" },
-            el("div", { class: "k3-row" }, rbButton), el("div", { class: "k3-scroll" }, rbTable.node), rbText),
-          el("section", { class: "f06-card", "aria-label": "Chunked form" },
-            el("p", { class: "k3-label", text: "Chunked (WY / UT) form, used for training" }), wy, chunkText))));
+      root.appendChild(el("div", { class: "f06-controls" }, stepper.node, player.node, betaChip));
+      root.appendChild(el("div", { class: "k3-scroll f06-stages" }, stages.node));
+      root.appendChild(note);
+      root.appendChild(el("div", { class: "f06-key" }, W.heat.legend(data.heat_scale), W.heat.toggle(root)));
+      root.appendChild(el("div", { class: "f06-main" }, panel.node, repCard));
+      root.appendChild(el("div", { class: "f06-cards" },
+        el("section", { class: "f06-card", "aria-label": "Read-back check" },
+          el("div", { class: "k3-row" }, rbButton), el("div", { class: "k3-scroll" }, rbTable.node), rbText),
+        el("section", { class: "f06-card", "aria-label": "Chunked form" },
+          el("p", { class: "k3-label", text: "Chunked (WY / UT) form, used for training" }), wy, chunkText)));
+      mount.appendChild(root);
 
+      function paintRepeat(t, s) {
+        if (!rep) return;
+        var r = rep.token - 1, dots = W.range(data.d, function () { return "·"; });
+        var shown = t < r ? 1 : t > r ? 4 : s === 0 ? 2 : s < 3 ? 3 : 4;  // rows revealed by this step
+        repTable.update([rep.old_value, rep.read, rep.new_value, rep.read_after].map(function (row, i) {
+          return i < shown ? row : dots;
+        }));
+        repText.textContent = shown < 2 ? "Token " + rep.token + " will bring this key back with a new value."
+          : shown < 4 ? "The read returns roughly the stored value, blurred by the writes since; the error is what the new value still needs."
+          : "After the write the key reads " + W.fmt(data.beta * 100, 0) + " % of the way from the old read to the new value (β = " +
+            W.fmt(data.beta, 2) + ", unit-length key).";
+        repCard.classList.toggle("is-current", t === r);
+      }
       function paintStep(step) {
         var t = tokenOf(step), s = stageOf(step), d = data.steps[t];
         stepper.set(step);
         stages.set(s);
         panel.update(d, s, { before: "S" + W.sub(t) + " before token " + (t + 1), after: "S" + W.sub(t + 1) + " after" });
-        var rep = data.repeat;
+        paintRepeat(t, s);
         note.textContent = t === 0 ? "Token 1: the state is empty, so the read is zero and the write is β k vᵀ."
           : rep && t === rep.token - 1 ? "Token " + rep.token + " reuses token " + rep.key_of + "'s key with a new value: the read returns roughly the old value, blurred by the writes since, and the write moves it most of the way to the new one."
-          : "Token " + (t + 1) + ": cells that change are highlighted when the write lands.";
+          : "Token " + (t + 1) + ": the write is k (chips down its side) times the error (chips along its top).";
       }
       function paintReadback(readback) {
         var rb = data.readback, dots = rb.v.map(function () { return "·"; });
@@ -108,13 +140,16 @@
           if (!prev || prev.step !== state.step) paintStep(state.step);
           if (!prev || prev.rb !== state.rb) paintReadback(state.rb);
         },
-        describe: function (prev, next) {
+        describe: function (prev, next, how) {
           if (prev.rb !== next.rb) {
             var rb = data.readback;
             return next.rb ? "Read-back: Sᵀk₁ = " + vec(rb.out) + ", β·v₁ = " + vec(rb.beta_v) + "; they are equal." : "Read-back check hidden.";
           }
+          // while playing, say only where a token starts (a line a second would drown the reader)
+          if (how === "play") return stageOf(next.step) === 0 ? "Token " + (tokenOf(next.step) + 1) + "." : "";
           return describeStep(next.step);
         },
+        pause: player.pause, resume: player.resume, destroy: player.stop,
       };
     },
   });

@@ -3,10 +3,12 @@
   "use strict";
   var W = window.K3W;
   /* A numeric matrix (or vector, as one row) as a table; string entries are shown as they are.
-   * opts: {caption, rows: [labels] (omit for a vector), cols: [labels], corner, digits, sym};
+   * opts: {caption, rows: [labels] (omit for a vector), cols: [labels], corner, digits, sym,
+   * heat: {scale} (opt-in: cells coloured by value, numbers on hover/focus; see 62-heatmap)};
    * update(values, {masked, changed, style}) */
   W.matrix = function (opts) {
-    var table = W.el("table", { class: "k3-matrix", "data-sym": opts.sym });
+    var heat = opts.heat || null;
+    var table = W.el("table", { class: "k3-matrix" + (heat ? " k3-heat" : ""), "data-sym": opts.sym });
     if (opts.caption) table.appendChild(W.el("caption", { text: opts.caption }));
     var labelled = !!opts.rows;  // without row labels the table is a single vector
     var head = W.el("tr", {}, !labelled ? null : opts.corner ? W.el("th", { scope: "col", text: opts.corner }) : W.el("td"));
@@ -17,13 +19,20 @@
       var tr = body.appendChild(W.el("tr", {}, labelled ? W.el("th", { scope: "row", text: r }) : null));
       return (opts.cols || []).map(function () { return tr.appendChild(W.el("td")); });
     });
+    if (heat) {
+      cells.forEach(function (row, i) {  // the cell's place drives the staggered "landing" transition
+        row.forEach(function (td, j) { td.style.setProperty("--i", i); td.style.setProperty("--j", j); });
+      });
+      W.heat.keys(table, cells);
+    }
     function update(values, marks) {
       var m = marks || {};
       cells.forEach(function (row, i) {
         row.forEach(function (td, j) {
           var v = Array.isArray(values[0]) ? values[i][j] : values[j];
-          td.textContent = typeof v === "string" ? v : W.fmt(v, opts.digits);
           td.className = (m.masked && m.masked(i, j) ? "is-masked " : "") + (m.changed && m.changed(i, j) ? "is-changed" : "");
+          if (heat) W.heat.paint(td, v, heat.scale, opts.digits);
+          else td.textContent = typeof v === "string" ? v : W.fmt(v, opts.digits);
           if (m.style) m.style(td, v, i, j);
         });
       });
@@ -34,14 +43,28 @@
   /* A key-major state matrix S [d_k × d_v] (rows: key channels, columns: value channels), used by the
    * delta-rule figures (FIG 06, 07, 17). update(values, {changed: bool[][] from the data, tone}) marks
    * the cells that changed (is-changed) and can tint the whole grid ("decayed", "faded").
-   * opts: {caption, d_k, d_v, digits, sym} */
+   * opts: {caption, d_k, d_v, digits, sym, heat}
+   * outer(col, row, scale) (heat mode): colour chips beside the row labels (col[i]) and above the
+   * column labels (row[j]), so a rank-one write reads as the column times the row; null clears. */
   W.stateMatrix = function (opts) {
     var m = W.matrix({ caption: opts.caption, rows: W.axis("k", opts.d_k), cols: W.axis("v", opts.d_v),
-      corner: "k╲v", digits: opts.digits, sym: opts.sym });
+      corner: "k╲v", digits: opts.digits, sym: opts.sym, heat: opts.heat });
     m.node.classList.add("k3-state");
     var cap = m.node.caption;
+    var chips = null;
+    function outer(col, row, scale) {
+      if (!chips) {  // decorative: the same numbers are in the vectors table, so hidden from screen readers
+        var mk = function (th) { return th.insertBefore(W.el("span", { class: "k3-outer-chip", "aria-hidden": "true" }), th.firstChild); };
+        chips = { rows: [].map.call(m.node.tBodies[0].rows, function (tr) { return mk(tr.cells[0]); }),
+          cols: [].slice.call(m.node.tHead.rows[0].cells, 1).map(mk) };
+      }
+      m.node.classList.toggle("has-outer", !!col);
+      [[chips.rows, col], [chips.cols, row]].forEach(function (pair) {
+        pair[0].forEach(function (chip, i) { W.heat.tint(chip, pair[1] ? pair[1][i] : null, scale); });
+      });
+    }
     return {
-      node: m.node, cells: m.cells,
+      node: m.node, cells: m.cells, outer: outer,
       caption: function (text) { if (cap) cap.textContent = text; },
       update: function (values, marks) {
         var mk = marks || {};

@@ -1,0 +1,72 @@
+"""The sentences of §06, §07 and §17 (and the figures' text alternatives) that say what the
+redesigned FIG 06, FIG 07 and FIG 17 show, checked against the figures' own data."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+
+@pytest.fixture(scope="module")
+def figure():
+    diags = Diagnostics(ROOT)
+    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
+    specs = load_specs(ROOT / "content" / "figures", diags)
+
+    def data(fid: str) -> dict:
+        m = specs[fid].model
+        return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+
+    return data
+
+
+def test_s06_each_write_cell_is_beta_times_its_row_and_column_chips(figure):
+    """§06: the write is k (column chips) times the error (row chips), times β, cell by cell."""
+    d = figure("fig-06")
+    for s in d["steps"]:
+        np.testing.assert_allclose(s["write"], d["beta"] * np.outer(s["k"], s["error"]), atol=1e-12)
+    assert len(d["steps"]) == 6  # "Play runs through all six tokens"
+
+
+def test_s06_the_repeat_card_lines_up_stored_read_new_and_read_after(figure):
+    """§06: the card shows the value stored at token 2, the read at token 5, the new value and the read
+    once the write has landed (the new state read with the same key)."""
+    d = figure("fig-06")
+    r = d["repeat"]
+    t, src = r["token"] - 1, r["key_of"] - 1
+    assert (r["token"], r["key_of"]) == (5, 2)
+    np.testing.assert_allclose(r["old_value"], d["v"][src])
+    np.testing.assert_allclose(r["read"], d["steps"][t]["read"])
+    np.testing.assert_allclose(r["new_value"], d["v"][t])
+    np.testing.assert_allclose(r["read_after"], np.asarray(d["steps"][t]["state"]).T @ d["k"][t], atol=1e-12)
+
+
+def test_s07_token_1s_share_never_rises_above_decay_alone(figure):
+    """§07: the plot's gated line is at most αⁿ (each write removes part of what lies along its key);
+    α = 1 is DeltaNet, where overwrites alone remove it."""
+    d = figure("fig-07")
+    for g in d["gated"]:
+        a = g["alpha"]
+        np.testing.assert_allclose(g["decay_only"], a ** np.arange(d["n_tokens"]), atol=1e-5)
+        assert np.all(np.asarray(g["survival"]) <= np.asarray(g["decay_only"]) + 1e-5)
+        assert np.all(np.diff(g["survival"]) <= 1e-5)
+    plain = d["gated"][-1]
+    assert plain["alpha"] == 1.0 and plain["survival"][-1] < 1  # overwrites remove part of it even without decay
+    assert d["open_step"] % 2 == 0 and d["open_step"] >= 4  # opens on a decay phase after several writes
+
+
+def test_s17_attention_keeps_a_row_per_token_the_delta_rule_one_state(figure):
+    """§17: attention's kept keys and values grow by a row each token; the delta rule keeps d_k × d_v."""
+    d = figure("fig-17")
+    kept = d["kept"]["attention"]
+    assert np.all(np.diff(kept) == d["d_k"] + d["d_v"]) and kept[0] == d["d_k"] + d["d_v"]
+    assert d["kept"]["delta"] == d["d_k"] * d["d_v"]
+    for s in d["delta"]:
+        assert np.asarray(s["state"]).shape == (d["d_k"], d["d_v"])

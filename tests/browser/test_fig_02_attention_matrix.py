@@ -77,10 +77,10 @@ def hover_cell(page, fig, row, col):
 def test_hover_selects_row_with_kernel_numbers(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    hover_cell(page, fig, 3, 1)
-    page.wait_for_selector(f"#{FIG} [role=radio][data-value='3'][aria-checked=true]")
-    assert_panel_shows(fig, kernel, 3)
-    assert kernel["tokens"][3] in fig.locator(".fig-live").inner_text()
+    hover_cell(page, fig, 5, 1)  # not the default row, so the hover changes something
+    page.wait_for_selector(f"#{FIG} [role=radio][data-value='5'][aria-checked=true]")
+    assert_panel_shows(fig, kernel, 5)
+    assert kernel["tokens"][5] in fig.locator(".fig-live").inner_text()
 
 
 def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, kernel):
@@ -88,6 +88,7 @@ def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, kernel):
     fig = open_figure(page, site_url, FIG)
     T = len(kernel["tokens"])
     fig.locator("[role=radio][aria-checked=true]").focus()
+    page.keyboard.press("End")
     page.keyboard.press("ArrowUp")
     assert_panel_shows(fig, kernel, T - 2)
     page.keyboard.press("Home")
@@ -200,4 +201,87 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "hovering the mask in the equation": lambda p: p.locator("#attention .katex-display [data-sym='att-mask']").first.hover(),
         "hovering the softmax stage": lambda p: fig.locator("tr[data-sym='att-softmax'] td").first.hover(),
         "hovering the values": lambda p: fig.locator("table[data-sym='att-v'] td").first.hover(),
+    })
+
+
+def test_opens_on_a_row_whose_mask_is_visible(watched, site_url, kernel):
+    """The default row has later keys, so the mask stage shows −∞ cells and the heatmap a blank tail."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    T = len(kernel["tokens"])
+    t = int(fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value"))
+    assert 0 < t < T - 1
+    assert stage_row(fig, "att-mask").count("\u2212\u221e") == T - 1 - t
+    assert_panel_shows(fig, kernel, t)
+    assert "fig-02" not in page.url.split("#", 1)[-1]  # the default stays out of the URL
+
+
+def band_and_row(page, row):
+    """The ring's box and the heatmap row's box, in page pixels."""
+    return page.evaluate(
+        """([id, r]) => {
+            const el = document.querySelector('#' + id + ' .f02-plot'), fl = el._fullLayout;
+            const box = el.getBoundingClientRect(), b = document.querySelector('#' + id + ' .f02-band').getBoundingClientRect();
+            const a = box.top + fl.yaxis._offset + fl.yaxis.l2p(r - 0.5), z = box.top + fl.yaxis._offset + fl.yaxis.l2p(r + 0.5);
+            return {band: [b.top, b.bottom], row: [Math.min(a, z), Math.max(a, z)]};
+        }""", [FIG, row])
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_hover_rings_the_row_only_and_shows_no_tooltip(watched, site_url, width):
+    """Hovering the heatmap moves the ring to that row; nothing in the figure floods with the
+    symbol colour and Plotly draws no tooltip over the neighbouring cells."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    hover_cell(page, fig, 5, 2)
+    page.wait_for_selector(f"#{FIG} [role=radio][data-value='5'][aria-checked=true]")
+    page.wait_for_timeout(300)  # the ring's slide
+    where = band_and_row(page, 5)
+    assert where["band"] == pytest.approx(where["row"], abs=2)
+    assert fig.locator(".f02-plot.sym-on, .f02-plotbox.sym-on, .f02-band.sym-on").count() == 0
+    assert fig.locator(".hoverlayer .hovertext").count() == 0
+    # the equation's softmax lights the ring (this one row), not the chart
+    page.locator("#attention .katex-display [data-sym='att-softmax']").first.dispatch_event("pointerover")
+    assert fig.locator(".f02-band.sym-on").count() == 1
+
+
+def test_cell_values_are_legible_in_both_schemes(watched, site_url):
+    """Every value drawn on the heatmap has at least 4.5:1 contrast on its cell, light and dark."""
+    page, _ = watched
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        fig = open_figure(page, site_url, FIG)
+        page.wait_for_function(f"() => document.querySelector('#{FIG}').dataset.ready === 'true'")
+        ratios = page.evaluate(
+            """(id) => {
+                const el = document.querySelector('#' + id + ' .f02-plot'), W = K3W, css = W.css(el);
+                const d = el.data[0], lo = css('--heat-lo'), hi = css('--heat-hi');
+                return el.layout.annotations.map(a => {
+                    const t = d.y.indexOf(a.y), s = d.x.indexOf(a.x);
+                    return W.contrast(W.mix(lo, hi, d.z[t][s]), a.font.color);
+                });
+            }""", FIG)
+        assert ratios and min(ratios) >= 4.5, (scheme, min(ratios))
+    page.emulate_media(color_scheme="light")
+
+
+def test_scores_table_fits_a_phone(watched, site_url):
+    """At 390 px the scores table, softmax row included, fits the column: no sideways scroll."""
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    sizes = fig.locator(".k3-scroll").first.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes
+    assert fig.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
+def test_no_accessibility_violations_in_dark_mode(watched, site_url):
+    page, _ = watched
+    page.emulate_media(color_scheme="dark")
+    fig = open_figure(page, site_url, FIG)
+    assert_axe_clean_through(page, FIG, {
+        "a row by heatmap hover": lambda p: hover_cell(p, fig, 6, 5),
+        "the last row (End)": lambda p: (fig.locator("[role=radio][aria-checked=true]").focus(), p.keyboard.press("End")),
+        "hovering the softmax in the equation": lambda p: p.locator("#attention .katex-display [data-sym='att-softmax']").first.hover(),
     })

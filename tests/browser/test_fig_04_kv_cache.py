@@ -10,6 +10,8 @@ import pytest
 
 from k3explainer.kernels import (
     causal_softmax_attention,
+    elu_plus_one,
+    linear_attention,
     decode_with_kv_cache,
     kv_cache_elements,
     mechanism_costs,
@@ -19,6 +21,8 @@ from .support import assert_axe_clean_through, open_figure, shipped_data, shown_
 
 pytestmark = pytest.mark.browser
 FIG = "fig-04"
+# a link that names the figure's state opens it there, without the first-view intro
+EMPTY = "#fig-04.state=cache"
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +71,7 @@ def assert_decode_step(fig, kernel, j):
 
 def test_prefill_then_steps_by_mouse(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, EMPTY)
     D, P = kernel["D"], kernel["P"]
     assert counter(fig, "n") == 0 and filled_columns(fig, 0) == 0
     fig.locator(".f04-prefill").click()
@@ -89,7 +93,7 @@ def test_prefill_then_steps_by_mouse(watched, site_url, kernel):
 
 def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, EMPTY)
     fig.get_by_role("button", name="Next step").focus()
     page.keyboard.press("ArrowRight")  # prefill
     page.keyboard.press("ArrowRight")
@@ -103,7 +107,7 @@ def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
 
 def test_play_runs_and_pauses(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, EMPTY)
     play = fig.get_by_role("button", name="Play")
     play.click()
     page.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % (kernel["P"] + 1))
@@ -221,7 +225,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     newly appended token and column get their highlight colours), the switch on and off, hover and
     focus that light symbols, play and pause, and the last step with and without the state."""
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, EMPTY)
     nxt = fig.get_by_role("button", name="Next step")
 
     def key_step(p):
@@ -252,3 +256,89 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "a step with the state on": lambda p: fig.get_by_role("button", name="Previous step").click(),
         "the switch off by the S key": lambda p: (fig.get_by_role("switch").focus(), p.keyboard.press("s")),
     })
+
+
+def fresh(page):
+    """The intro runs once per page load: start from a new document, not the shared page."""
+    page.goto("about:blank")
+
+
+def test_plays_itself_when_first_seen_without_touching_the_url(watched, site_url, kernel):
+    """Scrolled into view with no link state, the figure runs from the empty cache to the last step
+    on its own: it never sits empty, and the intro is neither narrated nor written to the URL."""
+    page, _ = watched
+    fresh(page)
+    fig = open_figure(page, site_url, FIG)
+    last = len(kernel["data"]["steps"])
+    page.wait_for_function(f"() => K3.figure('{FIG}').state().step === {last}", timeout=15000)
+    assert_decode_step(fig, kernel, last - 1)
+    assert "fig-04" not in page.url and fig.locator(".fig-live").inner_text() == ""
+    # the row labels of the cache stay in view (never scrolled away with the newest column)
+    for table in fig.locator(".f04-cache .k3-scroll").all():
+        inside = table.evaluate("""s => { const th = s.querySelector('tbody th').getBoundingClientRect(),
+            b = s.getBoundingClientRect(); return th.left >= b.left - 1 && th.right <= b.right + 1; }""")
+        assert inside
+
+
+def test_a_press_stops_the_intro_where_it_is(watched, site_url, kernel):
+    page, _ = watched
+    fresh(page)
+    fig = open_figure(page, site_url, FIG)
+    page.wait_for_function(f"() => K3.figure('{FIG}').state().step >= 2", timeout=15000)
+    fig.get_by_role("switch").click()
+    at = page.evaluate(f"() => K3.figure('{FIG}').state().step")
+    page.wait_for_timeout(1500)
+    assert page.evaluate(f"() => K3.figure('{FIG}').state().step") == at
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_reduced_motion_shows_the_end_state_at_once(watched, site_url, kernel, width):
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    page.emulate_media(reduced_motion="reduce")
+    fresh(page)
+    fig = open_figure(page, site_url, FIG)
+    last = len(kernel["data"]["steps"])
+    page.wait_for_function(f"() => K3.figure('{FIG}').state().step === {last}", timeout=3000)
+    assert_decode_step(fig, kernel, last - 1)
+
+
+def test_fixed_state_shows_its_own_output(watched, site_url, kernel):
+    """With the switch on, the output panel is linear attention's: read through the state S, equal
+    to the full causal linear pass; it is not the softmax row the cache reproduces."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-04.step=4")
+    P, t = kernel["P"], kernel["P"] + 2
+    q = np.random.default_rng(kernel["data"]["provenance"]["seed"]).standard_normal((3, kernel["T"], kernel["D"]))[0]
+    fq, fk, v = elu_plus_one(q), elu_plus_one(np.array(kernel["data"]["k"])), np.array(kernel["data"]["v"])
+    rec = linear_attention(fq, fk, v, normalize=True, form="recurrent")
+    par = linear_attention(fq, fk, v, normalize=True, form="parallel")
+    before = fig.locator("tr[data-out='cached'] td").all_inner_texts()
+    fig.get_by_role("switch").click()
+    shown = [shown_number(x) for x in fig.locator("tr[data-out='cached'] td").all_inner_texts()]
+    full = [shown_number(x) for x in fig.locator("tr[data-out='full'] td").all_inner_texts()]
+    assert shown == pytest.approx(rec[t], abs=0.0005) and full == pytest.approx(par[t], abs=0.0005)
+    assert fig.locator("tr[data-out='cached'] td").all_inner_texts() != before
+    assert fig.locator("tr[data-out='cached'] th").inner_text() == "via the state S"
+    assert "linear" in fig.locator(".f04-eq-title").inner_text()
+    assert "linear pass" in fig.locator(".fig-live").inner_text()
+    fig.get_by_role("switch").click()
+    assert fig.locator("tr[data-out='cached'] td").all_inner_texts() == before
+    assert P  # the prompt was prefilled
+
+
+def test_memory_chart_has_labelled_axes(watched, site_url, kernel):
+    """The bar chart says what it measures: a y-axis in elements kept with ticks from 0 up past the
+    largest bar, an x-axis with each bar's token count, and a legend for bars and line."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-04.step=7")
+    chart = fig.locator(".f04-chart")
+    texts = lambda sel: chart.locator(sel).evaluate_all("els => els.map(e => e.textContent)")  # SVG text
+    titles = texts(".f04-axis-title")
+    assert titles == ["elements kept", "tokens in context"]
+    ticks = texts(".f04-tick")
+    steps = kernel["data"]["steps"]
+    ys = [int(shown_number(x)) for x in ticks[: len(ticks) - len(steps)]]
+    assert ys[0] == 0 and ys[-1] >= max(s["cache"] for s in steps) and len(ys) >= 3
+    assert ticks[len(ys):] == [str(s["n"]) for s in steps]
+    assert "KV cache" in fig.locator(".f04-legend").inner_text() and "fixed state" in fig.locator(".f04-legend").inner_text()

@@ -163,3 +163,26 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "hovering φ in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-phi']").first),
         "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
     })
+
+
+def test_one_tooltip_with_one_degree_sign_and_labelled_axes(watched, site_url):
+    """Hovering the curves shows one tooltip for both, headed by the angle as the axis prints it
+    (its tick suffix carries the only degree sign); both charts name their y-axis."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    get = lambda sel, expr: page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} {sel}'); return {expr}; }}")
+    assert get(".f05b-curve", "p.layout.hovermode") == "x unified"
+    assert all("°" not in t for t in get(".f05b-curve", "p.data.map(d => d.hovertemplate)"))
+    assert get(".f05b-curve", "p.layout.xaxis.ticksuffix") == "°"
+    assert get(".f05b-curve", "p.layout.yaxis.title.text") and get(".f05b-curve", "p.layout.xaxis.title.text")
+    assert get(".f05b-bars", "p.layout.yaxis.title.text") == "attention weight"
+    x, y = page.evaluate(
+        """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
+            const fl = el._fullLayout, b = el.getBoundingClientRect();
+            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(-130), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""", FIG)
+    page.mouse.move(x, y)
+    page.wait_for_timeout(200)
+    hover = fig.locator(".f05b-curve .hoverlayer")
+    assert hover.locator(".legend, .hovertext").count() == 1
+    text = hover.evaluate("g => g.textContent")
+    assert "−130°" in text and "°°" not in text

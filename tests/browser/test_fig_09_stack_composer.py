@@ -1,4 +1,5 @@
 """FIG 09 · layer stack composer: toggles, presets, sizes, layer count and context, checked against `costs`."""
+import numpy as np
 import pytest
 
 from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
@@ -58,8 +59,16 @@ def assert_consistent(page, fig, data):
     mla_part = int(per_layer[[k == "mla" for k in layout]].sum())
     assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (mla_part, int(per_layer.sum()) - mla_part)
     assert plot_value(page, "p.data[0].y") == per_layer.tolist()
-    top = max(int(mla_decode_memory(N, c["d_c"], c["d_r"])), int(kda_decode_memory(c["heads"], c["d_h"])))
-    assert plot_value(page, "p.layout.yaxis.range") == pytest.approx([0, top * 1.08])  # rescaled for these sizes
+    # one log axis per size set, spanning every context length's per-layer value: fixed while N moves
+    every = [int(mla_decode_memory(n, c["d_c"], c["d_r"])) for n in data["contexts"]] + [int(kda_decode_memory(c["heads"], c["d_h"]))]
+    lo, hi = np.log10(min(every)), np.log10(max(every))
+    assert plot_value(page, "p.layout.yaxis.type") == "log"
+    assert plot_value(page, "p.layout.yaxis.range") == pytest.approx([np.floor(lo) - 0.05, hi + 0.15])
+    # the share bar: each kind's part of the total, on the 0–100 % scale printed under it
+    widths = [float(fig.locator(f".f09-bar-{k}").evaluate("e => parseFloat(e.style.width)")) for k in ("mla", "kda")]
+    total = int(per_layer.sum())
+    assert widths == pytest.approx([100 * mla_part / total, 100 * (total - mla_part) / total], abs=1e-3)
+    assert fig.locator(".f09-ticks").inner_text().split() == ["0", "%", "50", "%", "100", "%"]
     split = fig.locator(".f09-split").inner_text()
     assert f"{layout.count('mla')} MLA × {int(mla_decode_memory(N, c['d_c'], c['d_r'])):,}" in split
     assert f"{layout.count('kda')} KDA × {int(kda_decode_memory(c['heads'], c['d_h'])):,}" in split
@@ -269,3 +278,27 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "a layer under K3's sizes": lambda p: fig.locator(".f09-layer[data-layer='5']").click(),
         "the 3:1 preset (toy sizes again)": lambda p: fig.locator("[data-preset='3:1']").click(),
     })
+
+
+def test_y_scale_stays_fixed_while_n_is_dragged(watched, site_url, data):
+    """Dragging N along the slider keeps the y-range, so the MLA bars visibly grow; the KDA bars stay."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    slider = fig.locator(".k3-slider input")
+    slider.focus()
+    page.keyboard.press("Home")
+    first = plot_value(page, "p.layout.yaxis.range")
+    ranges, mla, kda = [], [], []
+    for _ in range(len(data["contexts"]) - 1):
+        page.keyboard.press("ArrowRight")
+        ranges.append(plot_value(page, "p.layout.yaxis.range"))
+        ys, kinds = plot_value(page, "p.data[0].y"), shown_layout(fig)
+        mla.append(ys[kinds.index("mla")])
+        kda.append(ys[kinds.index("kda")])
+    assert all(r == first for r in ranges)
+    assert mla == sorted(mla) and mla[-1] > mla[0] and len(set(kda)) == 1
+    # the bar tops move on screen, in pixels, not just in the data
+    px = plot_value(page, "p._fullLayout.yaxis.l2p(Math.log10(p.data[0].y[p.data[0].y.length - 1]))")
+    page.keyboard.press("Home")
+    px0 = plot_value(page, "p._fullLayout.yaxis.l2p(Math.log10(p.data[0].y[p.data[0].y.length - 1]))")
+    assert abs(px - px0) > 20

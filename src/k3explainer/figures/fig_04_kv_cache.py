@@ -15,6 +15,7 @@ from k3explainer.kernels import (
     decode_with_kv_cache,
     elu_plus_one,
     kv_cache_elements,
+    linear_attention,
     mechanism_costs,
     reassociate,
 )
@@ -42,6 +43,12 @@ def build(params: dict, facts) -> dict:
     full, _ = causal_softmax_attention(q, k, v)
     state_cost = lambda n: mechanism_costs("linear", "decode", n, d_h=D, heads=1)
 
+    # the fixed-size state's own output for each token: read through S (recurrent) and, to check it,
+    # the same rows of the full causal linear pass (parallel form); linear attention, not softmax
+    fq, fk = elu_plus_one(q), elu_plus_one(k)
+    lin_state = linear_attention(fq, fk, v, normalize=True, form="recurrent")
+    lin_full = linear_attention(fq, fk, v, normalize=True, form="parallel")
+
     def state_at(n):  # φ(K)ᵀV over the first n tokens: the d×d summary linear attention keeps
         return reassociate(elu_plus_one(q[:n]), elu_plus_one(k[:n]), v[:n])["state"]
 
@@ -60,7 +67,9 @@ def build(params: dict, facts) -> dict:
         s["full_out"] = full[t]
         s["max_diff"] = float(np.max(np.abs(dec["outputs"][t] - full[t])))
         c = state_cost(s["n"])
-        s["state"] = dict(kept=int(c["kept"]), reads=int(c["reads"]), writes=int(c["kept"]), S=state_at(s["n"]))
+        s["state"] = dict(kept=int(c["kept"]), reads=int(c["reads"]), writes=int(c["kept"]), S=state_at(s["n"]),
+                          out=lin_state[t], full_out=lin_full[t],
+                          max_diff=float(np.max(np.abs(lin_state[t] - lin_full[t]))))
 
     return {
         "tokens": tokens,
@@ -73,7 +82,8 @@ def build(params: dict, facts) -> dict:
             "kernels": ["k3explainer.kernels.decode_with_kv_cache", "k3explainer.kernels.causal_softmax_attention",
                         "k3explainer.kernels.kv_cache_elements", "k3explainer.kernels.decode_step_reads",
                         "k3explainer.kernels.decode_step_writes", "k3explainer.kernels.mechanism_costs",
-                        "k3explainer.kernels.reassociate", "k3explainer.kernels.elu_plus_one"],
+                        "k3explainer.kernels.reassociate", "k3explainer.kernels.elu_plus_one",
+                        "k3explainer.kernels.linear_attention"],
             "inputs": f"q, k, v: [{T}, {D}] standard normal from numpy default_rng(seed); prefill {P} tokens, "
                       f"then {T - P} decode steps",
             "seed": params["seed"],

@@ -7,7 +7,8 @@
   K3.register("fig-02-attention-matrix", {
     state: function (data) {
       var T = data.tokens.length;
-      return { row: K3.state.int(0, T - 1, T - 1) };
+      /* open on a middle row: its later keys are masked, so the causal mask is visible at once */
+      return { row: K3.state.int(0, T - 1, Math.floor((T - 1) / 2)) };
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
@@ -20,8 +21,12 @@
         value: ctx.get().row,
         onChange: function (t, how) { ctx.set({ row: t }, how); },
       });
-      var plot = el("div", { class: "f02-plot", role: "img", "data-sym": "att-softmax",
+      var plot = el("div", { class: "f02-plot", role: "img",
         "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
+      /* the selected row's ring, drawn over the chart; it carries the softmax symbol, so hovering
+       * the heatmap lights nothing and the equation's softmax lights this one row, not the chart */
+      var band = el("div", { class: "f02-band", "data-sym": "att-softmax", "aria-hidden": "true" });
+      var plotBox = el("div", { class: "f02-plotbox" }, plot, band);
 
       var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
       var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
@@ -42,7 +47,7 @@
       mount.appendChild(el("div", { class: "f02" },
         el("div", { class: "f02-controls" }, el("span", { class: "k3-label", text: "Query" }), chooser.node),
         el("div", { class: "f02-grid" },
-          el("div", { class: "f02-left" }, plot, kView.node),
+          el("div", { class: "f02-left" }, plotBox, kView.node),
           el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
             vView.node, outView.node))));
 
@@ -69,15 +74,32 @@
       }
 
       var css = W.css(mount);
-      function shapes(row) {
-        return [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: row - 0.5, y1: row + 0.5,
-          line: { color: css("--accent"), width: 3 }, fillcolor: "rgba(0,0,0,0)" }];
+      function placeBand(row) {  // in pixels from Plotly's axes, after every draw (it is responsive)
+        var fl = plot._fullLayout;
+        if (!fl || !fl.yaxis) return;
+        var top = fl.yaxis._offset + fl.yaxis.l2p(row - 0.5), bottom = fl.yaxis._offset + fl.yaxis.l2p(row + 0.5);
+        Object.assign(band.style, { left: fl.xaxis._offset - 2 + "px", width: fl.xaxis._length + 4 + "px",
+          top: Math.min(top, bottom) + "px", height: Math.abs(bottom - top) + "px" });
+      }
+      /* each cell's value in whichever of ink and paper reads better on that cell's colour, so the
+       * brightest cells keep their contrast in both schemes */
+      function labels(z) {
+        var lo = css("--heat-lo"), hi = css("--heat-hi"), inks = [css("--ink"), css("--paper"), "#000000", "#ffffff"];
+        var out = [];
+        z.forEach(function (r, t) {
+          r.forEach(function (w, s) {
+            if (w === null) return;
+            out.push({ x: cols[s], y: cols[t], text: W.fmt(w, 2), showarrow: false,
+              font: { size: 11, color: W.inkOn(W.mix(lo, hi, w), inks) } });
+          });
+        });
+        return out;
       }
       var view = {
         render: function (s, prev) {
           chooser.set(s.row);
           paintPanel(s.row);
-          if (prev) Plotly.relayout(plot, { shapes: shapes(s.row) });
+          placeBand(s.row);
         },
         describe: function (prev, next) {
           var row = next.row, best = data.argmax[row];
@@ -94,15 +116,22 @@
         return Plotly.newPlot(plot, [{
           type: "heatmap", z: z, x: cols, y: cols, zmin: 0, zmax: 1, hoverongaps: false,
           colorscale: [[0, css("--heat-lo")], [1, css("--heat-hi")]], showscale: false,
-          texttemplate: "%{z:.2f}", textfont: { size: 11 },
-          hovertemplate: "query %{y}<br>key %{x}<br>weight %{z:.3f}<extra></extra>",
+          /* no tooltip: it would cover the neighbouring cells, and the panel already shows the row */
+          hoverinfo: "none",
         }], W.chartLayout(mount, {
-          margin: { l: 64, r: 8, t: 28, b: 8 }, height: 340,
-          xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false },
-          yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false },
-          shapes: shapes(ctx.get().row),
+          margin: { l: 82, r: 8, t: 46, b: 8 }, height: plot.clientHeight || 340,  // the CSS says how tall
+          xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false, tickfont: { size: plot.clientWidth < 400 ? 9 : 11 },
+            title: { text: "key (the token attended to)", font: { size: 11, color: css("--ink-2") }, standoff: 4 } },
+          yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false,
+            title: { text: "query (the row)", font: { size: 11, color: css("--ink-2") }, standoff: 6 } },
+          annotations: labels(z),
         }), { displayModeBar: false, responsive: true });
       }).then(function () {
+        placeBand(ctx.get().row);
+        var replace = function () { placeBand(ctx.get().row); };
+        plot.on("plotly_afterplot", replace);
+        plot.on("plotly_relayout", replace);
+        ctx.on(window, "resize", function () { requestAnimationFrame(replace); });
         /* hovering along the heatmap is one continuous gesture (one history entry) until the pointer leaves it */
         plot.on("plotly_hover", function (ev) { ctx.set({ row: ev.points[0].pointIndex[0] }, "input"); });
         plot.on("plotly_click", function (ev) { ctx.set({ row: ev.points[0].pointIndex[0] }, "click"); });

@@ -68,31 +68,46 @@
       var cWrites = counter("writes", "kv-writes", "this step writes");
       var counters = el("div", { class: "f04-counters" }, cN.node, cKept.node, cReads.node, cWrites.node);
 
-      /* memory per step: cache bars grow, the fixed state is a flat line */
-      var CH = 70, BW = 22, GAP = 6, X0 = 4;
+      /* memory per step: cache bars grow, the fixed state is a flat line; a y-axis in elements kept
+       * and an x-axis in tokens in context, so the growth reads as a number, not just a shape */
+      var CH = 70, BW = 22, GAP = 6, X0 = 40, TOP = 8, XB = 30;  // XB: room for the x labels and title
       var maxKept = data.steps.reduce(function (m, s) { return Math.max(m, s.cache, s.state.kept); }, 1);
-      function svg(tag, attrs) { return el("svg:" + tag, attrs); }
-      var bars = data.steps.map(function (s, j) {
-        var h = CH * s.cache / maxKept;
-        return svg("rect", { x: X0 + j * (BW + GAP), y: CH - h + 4, width: BW, height: h, class: "f04-bar" });
-      });
-      var yState = CH - CH * data.steps[0].state.kept / maxKept + 4;
+      var tick = Math.pow(10, Math.floor(Math.log10(maxKept / 2)));
+      tick *= maxKept / tick > 8 ? (maxKept / tick > 16 ? 5 : 2) : 1;  // two to four ticks
+      var yTop = Math.ceil(maxKept / tick) * tick;
+      function y(vv) { return TOP + CH - CH * vv / yTop; }
+      function svg(tag, attrs, text) { var n = el("svg:" + tag, attrs); if (text !== undefined) n.textContent = text; return n; }
       var chartW = X0 + data.steps.length * (BW + GAP);
-      var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (CH + 8), class: "f04-chart", role: "img",
-        "aria-label": "Memory kept after each step: the cache bars grow by the same amount per token; the state line stays flat." });
-      bars.forEach(function (b) { chart.appendChild(b); });
-      chart.appendChild(svg("line", { x1: 0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
+      var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (TOP + CH + XB), class: "f04-chart", role: "img",
+        "aria-label": "Memory kept after each step, in elements, against the tokens in context: the cache bars grow by " +
+          "the same amount per token; the fixed state's line stays flat at " + W.int(data.steps[0].state.kept) + "." });
+      for (var tv = 0; tv <= yTop; tv += tick) {
+        chart.appendChild(svg("line", { x1: X0 - 3, x2: chartW, y1: y(tv), y2: y(tv), class: "f04-grid" }));
+        chart.appendChild(svg("text", { x: X0 - 5, y: y(tv) + 3, class: "f04-tick", "text-anchor": "end" }, W.int(tv)));
+      }
+      chart.appendChild(svg("text", { x: 9, y: TOP + CH / 2, class: "f04-axis-title", "text-anchor": "middle",
+        transform: "rotate(-90 9 " + (TOP + CH / 2) + ")" }, "elements kept"));
+      var bars = data.steps.map(function (s, j) {
+        var x = X0 + GAP / 2 + j * (BW + GAP);
+        chart.appendChild(svg("text", { x: x + BW / 2, y: TOP + CH + 11, class: "f04-tick", "text-anchor": "middle" }, String(s.n)));
+        return chart.appendChild(svg("rect", { x: x, y: y(s.cache), width: BW, height: TOP + CH - y(s.cache), class: "f04-bar" }));
+      });
+      chart.appendChild(svg("text", { x: X0 + (chartW - X0) / 2, y: TOP + CH + 26, class: "f04-axis-title", "text-anchor": "middle" },
+        "tokens in context"));
+      var yState = y(data.steps[0].state.kept);
+      chart.appendChild(svg("line", { x1: X0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
       var chartBox = el("figure", { class: "f04-chartbox" }, chart,
         el("figcaption", { class: "f04-legend" }, el("span", { class: "f04-sw f04-sw-cache" }), "KV cache per step ",
           el("span", { class: "f04-sw f04-sw-state" }), "fixed state"));
 
       /* ---- the new token's output: through the cache = the full causal pass ---- */
       var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });
+      var eqNote = el("p", { class: "f04-eq-note" });
       outs.node.tBodies[0].rows[0].setAttribute("data-out", "cached");
       outs.node.tBodies[0].rows[1].setAttribute("data-out", "full");
       var eqTitle = el("p", { class: "f04-eq-title" });
       var eqDiff = el("p", { class: "f04-eq-diff k3-num" });
-      var eq = el("div", { class: "f04-eq" }, eqTitle, el("div", { class: "k3-scroll" }, outs.node), eqDiff);
+      var eq = el("div", { class: "f04-eq" }, eqTitle, el("div", { class: "k3-scroll" }, outs.node), eqDiff, eqNote);
 
       mount.appendChild(el("div", { class: "f04" },
         el("div", { class: "f04-controls" }, prefillBtn, stepper.node, toggle),
@@ -151,12 +166,19 @@
 
         eq.hidden = !s;
         if (s) {
-          var t = s.token;
-          eqTitle.textContent = (s.kind === "prefill" ? "Last prompt token" : "New token") + " “" + data.tokens[t] + "” (position " + (t + 1) + "): output";
-          /* the prefill's output comes from its own causal pass over the prompt, not through a cache */
-          outs.node.tBodies[0].rows[0].cells[0].textContent = s.kind === "prefill" ? "prefill pass" : "via the cache";
-          outs.update([s.cached_out, s.full_out]);
-          eqDiff.textContent = "largest difference: " + s.max_diff.toExponential(1).replace("-", "\u2212");
+          var t = s.token, o = fixed ? s.state : { out: s.cached_out, full_out: s.full_out, max_diff: s.max_diff };
+          eqTitle.textContent = (s.kind === "prefill" ? "Last prompt token" : "New token") + " “" + data.tokens[t] + "” (position " + (t + 1) + "): " +
+            (fixed ? "linear-attention output" : "output");
+          /* the prefill's output comes from its own causal pass over the prompt, not through a cache;
+           * with the switch on, the output is read from the state S, checked against the full linear pass */
+          var rows = outs.node.tBodies[0].rows;
+          rows[0].cells[0].textContent = fixed ? "via the state S" : s.kind === "prefill" ? "prefill pass" : "via the cache";
+          rows[1].cells[0].textContent = fixed ? "= full linear pass" : "= full causal pass";
+          outs.node.setAttribute("data-mode", fixed ? "fixed" : "cache");
+          outs.update([o.out, o.full_out]);
+          eqDiff.textContent = "largest difference: " + o.max_diff.toExponential(1).replace("-", "\u2212");
+          eqNote.textContent = fixed ? "A different mechanism: these are linear attention's numbers, not the softmax output the cache reproduces exactly." : "";
+          eqNote.hidden = !fixed;
         }
       }
       function describe(pos, fixed) {
@@ -166,8 +188,9 @@
         var memory = fixed
           ? "fixed state holds " + W.int(s.state.kept) + " elements; the step reads " + W.int(s.state.reads) + " and writes " + W.int(s.state.writes)
           : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
-        return head + "; " + memory + "; the " + (s.kind === "prefill" ? "prefill" : "cached") +
-          " output matches the full pass to rounding error (largest difference " + s.max_diff.toExponential(1) + ").";
+        return head + "; " + memory + "; the " + (fixed ? "state's linear-attention output matches the full linear pass" :
+          (s.kind === "prefill" ? "prefill" : "cached") + " output matches the full pass") +
+          " to rounding error (largest difference " + (fixed ? s.state : s).max_diff.toExponential(1) + ").";
       }
       /* the button just pressed may have become disabled (▶ at the end, Prefill once done): keep the
        * keyboard user inside the stepper instead of dropping focus to the page */
@@ -183,10 +206,33 @@
         ctx.end();
       }
 
+      /* The first time the figure is on screen it plays itself from the empty cache to the last step
+       * (with reduced motion it shows that end state at once), so it never opens empty. The frames
+       * are the figure's, not the reader's: set as "restore", they are neither narrated nor written
+       * to the URL. A link naming this figure's state, or any press or key in it, cancels the intro. */
+      var intro = { pending: ctx.get().step === 0 && !(K3._ && K3._.hash.read().state[ctx.id]), timer: null, own: false };
+      function introSet(step) { intro.own = true; ctx.set({ step: step }, "restore"); intro.own = false; }
+      function stopIntro() { clearInterval(intro.timer); intro.timer = null; }
+      function cancelIntro() { intro.pending = false; stopIntro(); }
+      function runIntro() {
+        var r = mount.getBoundingClientRect();
+        if (!intro.pending || intro.timer || !ctx.visible() || r.top > innerHeight * 0.75 || r.bottom < innerHeight * 0.25) return;
+        if (ctx.reducedMotion()) { cancelIntro(); introSet(COUNT - 1); return; }
+        intro.timer = setInterval(function () {
+          introSet(Math.min(ctx.get().step + 1, COUNT - 1));
+          if (ctx.get().step >= COUNT - 1) cancelIntro();
+        }, 650);
+      }
+      ctx.on(mount, "pointerdown", cancelIntro, true);
+      ctx.on(mount, "keydown", cancelIntro, true);
+      ctx.on(window, "scroll", runIntro, { passive: true });  // "first scrolled into view", not just started
+      requestAnimationFrame(runIntro);
+
       if (ctx.reducedMotion()) mount.classList.add("f04-still");
       return {
         render: function (st, prev, how) {
           var fixed = st.state === "fixed";
+          if (how === "restore" && prev && !intro.own) cancelIntro();  // back/forward: the reader's state wins
           if (how === "restore") stepper.stop();
           stepper.set(st.step);
           paint(st.step, fixed);
@@ -194,7 +240,9 @@
           if (how === "key" || how === "click") keepFocus();
         },
         describe: function (prev, next) { return describe(next.step, next.state === "fixed"); },
-        pause: pause,
+        pause: function () { stopIntro(); pause(); },
+        resume: runIntro,
+        destroy: stopIntro,
       };
     },
   });

@@ -71,20 +71,22 @@
       function draw(P) {
         Plotly = P;
         var s = data.slices[li(ctx.get())], rule = css("--rule");
-        var base = W.chartLayout(mount, { margin: { l: 44, r: 8, t: 8, b: 40 }, height: 290 });
+        var base = W.chartLayout(mount, { margin: { l: 56, r: 8, t: 8, b: 40 }, height: 290 });
         var axis = { fixedrange: true, gridcolor: rule, zeroline: false, linecolor: rule }, font = base.font;
         base.legend = { orientation: "h", x: 0, y: 1.02, yanchor: "bottom", font: font };
         base.hoverlabel = { bgcolor: css("--paper"), bordercolor: rule, font: font };
         var expColor = css("--accent"), eluColor = css("--blue");
         var curves = Plotly.newPlot(curve, [
           { x: data.angles, y: s.exp, name: "exp(q·k)", mode: "lines", line: { color: expColor, width: 2.5 },
-            hovertemplate: "θ %{x}°<br>exp(q·k) %{y:.3f}<extra></extra>" },
+            hovertemplate: "exp(q·k) %{y:.3f}<extra></extra>" },
           { x: data.angles, y: s.elu, name: "φ(q)·φ(k)", mode: "lines", line: { color: eluColor, width: 2.5 },
-            hovertemplate: "θ %{x}°<br>φ(q)·φ(k) %{y:.3f}<extra></extra>" },
+            hovertemplate: "φ(q)·φ(k) %{y:.3f}<extra></extra>" },
         ], Object.assign({}, base, {
           xaxis: Object.assign({ range: [-180, 180], dtick: 90, ticksuffix: "°", title: { text: "angle between key and query" } }, axis),
-          yaxis: Object.assign({ range: [0, data.y_max], rangemode: "tozero" }, axis),
-          shapes: marker(ai(ctx.get())), hovermode: "x",  // hovering anywhere above an angle reads it
+          yaxis: Object.assign({ range: [0, data.y_max], rangemode: "tozero", title: { text: "similarity (before normalising)" } }, axis),
+          /* hovering anywhere above an angle reads it: one tooltip for both curves, headed by the
+           * angle as the axis prints it (the tick suffix already carries the degree sign) */
+          shapes: marker(ai(ctx.get())), hovermode: "x unified",
         }), { displayModeBar: false, responsive: true });
         var keyNames = data.key_angles.map(function (a, i) { return "k" + (i + 1); });
         var barPlot = Plotly.newPlot(bars, [
@@ -94,8 +96,8 @@
             hovertemplate: "%{x}<br>ELU+1 weight %{y:.3f}<extra></extra>" },
         ], Object.assign({}, base, {
           barmode: "group",
-          xaxis: Object.assign({}, axis, { gridcolor: "rgba(0,0,0,0)" }),
-          yaxis: Object.assign({ range: [0, data.w_max] }, axis),
+          xaxis: Object.assign({}, axis, { gridcolor: "rgba(0,0,0,0)", title: { text: "key" } }),
+          yaxis: Object.assign({ range: [0, data.w_max], title: { text: "attention weight" } }, axis),
         }), { displayModeBar: false, responsive: true });
         return Promise.all([curves, barPlot]);
       }

@@ -115,7 +115,11 @@
             plot,
             el("div", { class: "f09-total" },
               el("p", { class: "f09-total-line" }, el("span", { class: "k3-label", text: "Total decode memory" }), " ", totalNum, " elements"),
+              /* the total's make-up: each kind's share of it, on a fixed 0–100 % scale */
+              el("p", { class: "f09-bar-title", "aria-hidden": "true", text: "share of the total" }),
               el("div", { class: "f09-bar", "aria-hidden": "true" }, barMla, barKda),
+              el("div", { class: "f09-ticks", "aria-hidden": "true" },
+                el("span", { text: "0 %" }), el("span", { text: "50 %" }), el("span", { text: "100 %" })),
               totalSplit),
             sizes,
             note))));
@@ -136,7 +140,7 @@
 
       /* ---- the readouts ---- */
       function paintTotals(v) {
-        var scale = v.layout.length * Math.max(v.perLayer("mla"), v.perLayer("kda"));  // all-of-the-larger kind = full bar
+        var scale = v.total || 1;  // the whole bar is the total
         totalNum.textContent = W.int(v.total);
         barMla.style.width = (100 * v.part("mla") / scale) + "%";
         barKda.style.width = (100 * v.part("kda") / scale) + "%";
@@ -181,13 +185,16 @@
         }];
       }
       function plotLayout(v) {
-        var top = Math.max(v.perLayer("mla"), v.perLayer("kda")) * 1.08;  // rescales with the sizes in use
+        /* one log scale per size set, fixed over every context length, so dragging N visibly grows
+         * the MLA bars against the flat KDA ones (a linear axis refit to each N hid that) */
+        var C = v.C, vals = C.mla_per_layer.concat([C.kda_per_layer]);
+        var lo = Math.log10(Math.min.apply(null, vals)), hi = Math.log10(Math.max.apply(null, vals));
         return W.chartLayout(mount, {
           margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250, bargap: 0.15,
           xaxis: { title: { text: "layer" }, fixedrange: true, range: [0.5, v.layout.length + 0.5], showgrid: false,
             tickmode: v.layout.length > 24 ? "auto" : "linear", dtick: 1 },
-          yaxis: { title: { text: "elements, " + SIZES[v.cset] }, fixedrange: true, range: [0, top], gridcolor: css("--rule"),
-            tickformat: "~s", zeroline: false },
+          yaxis: { title: { text: "elements per layer (log), " + SIZES[v.cset] }, type: "log", fixedrange: true,
+            range: [Math.floor(lo) - 0.05, hi + 0.15], gridcolor: css("--rule"), tickformat: "~s", dtick: 1, zeroline: false },
           showlegend: false,
         });
       }

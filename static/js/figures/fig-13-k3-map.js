@@ -179,13 +179,13 @@
     var axis = { fixedrange: true, zeroline: true, zerolinecolor: css("--rule"), gridcolor: css("--rule"), linecolor: css("--rule") };
     return Plotly.newPlot(plot, [
       { x: sx.x, y: sx.situ, name: "SiTU", mode: "lines", line: { color: css("--accent"), width: 2.5 },
-        hovertemplate: "g %{x:.2f}<br>SiTU %{y:.3f}<extra></extra>" },
-      { x: sx.x, y: sx.silu, name: "SiLU", mode: "lines", line: { color: css("--blue"), width: 2, dash: "dash" },
-        hovertemplate: "g %{x:.2f}<br>SiLU %{y:.3f}<extra></extra>" },
+        hovertemplate: "SiTU %{y:.3f}<extra></extra>" },
+      { x: sx.x, y: sx.silu, name: "SiLU", mode: "lines", line: { color: css("--ink-3"), width: 2, dash: "dash" },  // grey: blue means KDA on the map
+        hovertemplate: "SiLU %{y:.3f}<extra></extra>" },
     ], W.chartLayout(mount, {
-      height: 210, margin: { l: 34, r: 8, t: 6, b: 28 }, showlegend: false, hovermode: "x",
-      xaxis: Object.assign({ range: [sx.x[0], sx.x[sx.x.length - 1]] }, axis),
-      yaxis: Object.assign({ range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
+      height: 230, margin: { l: 48, r: 8, t: 6, b: 40 }, showlegend: false, hovermode: "x unified",
+      xaxis: Object.assign({ range: [sx.x[0], sx.x[sx.x.length - 1]], title: { text: "gate input g", standoff: 4 }, hoverformat: ".2f" }, axis),
+      yaxis: Object.assign({ title: { text: "activation", standoff: 4 }, range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
       shapes: marker(ctx.get().x),
       annotations: [{ x: sx.x[0], y: sx.beta, xanchor: "left", yanchor: "bottom", showarrow: false,
         text: "cap β = " + W.fmt(sx.beta, 0), font: { color: css("--accent"), size: 11 } }],

@@ -13,6 +13,35 @@
       font: { family: getComputedStyle(node).fontFamily, color: W.css(node)("--ink"), size: 11 } }, layout);
   };
 
+  /* Colour arithmetic for text drawn on a colour scale (heatmap cells, bars): parse "#rgb",
+   * "#rrggbb" or "rgb(…)" into [r, g, b]; mix two colours; and pick, of two inks, the one with the
+   * higher WCAG contrast on a background, so values stay legible in both schemes. */
+  W.rgb = function (c) {
+    var s = String(c).trim(), m = s.match(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i);
+    if (m) {
+      var h = m[1].length === 3 ? m[1].replace(/./g, "$&$&") : m[1];
+      return [0, 2, 4].map(function (i) { return parseInt(h.slice(i, i + 2), 16); });
+    }
+    m = s.match(/rgba?\(([^)]+)\)/);
+    if (m) return m[1].split(/[ ,/]+/).slice(0, 3).map(Number);
+    throw new Error("K3W.rgb: cannot read colour " + JSON.stringify(c));
+  };
+  W.mix = function (a, b, t) {
+    var x = W.rgb(a), y = W.rgb(b);
+    return "rgb(" + x.map(function (v, i) { return Math.round(v + (y[i] - v) * t); }).join(",") + ")";
+  };
+  W.contrast = function (a, b) {
+    function lum(c) {
+      var v = W.rgb(c).map(function (u) { u /= 255; return u <= 0.03928 ? u / 12.92 : Math.pow((u + 0.055) / 1.055, 2.4); });
+      return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+    }
+    var la = lum(a), lb = lum(b);
+    return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  };
+  W.inkOn = function (bg, inks) {
+    return inks.reduce(function (best, c) { return W.contrast(bg, c) > W.contrast(bg, best) ? c : best; });
+  };
+
   /* Drag or tap along a chart to pick a grid index (FIG 15, 15b). The node's width minus
    * margin.l and margin.r (the plot area) spans `count` evenly spaced grid points — e.g. a log
    * axis over a geometric grid — so a pointer's position is an index with no scale maths here.

@@ -1,5 +1,9 @@
-"""FIG 05 · re-association: the toggle folds N×N into d×d (click and keyboard), rows trace a query,
-both outputs equal linear_attention's two forms, the costs equal the kernel's, state in the URL."""
+"""FIG 05 · re-association: the toggle folds N×N into d×d (click and keyboard; the fold animates,
+or not under reduced motion), rows trace a query, the one output table shows each order's output
+(equal to linear_attention's two forms) with the |Δ| strip, the memory chart and its table equal the
+kernel's costs, state in the URL."""
+import re
+
 import numpy as np
 import pytest
 
@@ -25,6 +29,7 @@ def kernel(site_dir):
         "costs": reassociation_costs(N, d, dv),
         "growth": reassociation_costs(np.array(data["growth"]["n"]), d, dv),
         "growth_n": data["growth"]["n"],
+        "y_ticks": data["growth"]["y_ticks"],
     }
 
 
@@ -32,17 +37,29 @@ def numbers(locator):
     return [shown_number(t) for t in locator.all_inner_texts() if t.strip()]
 
 
-def assert_outputs(fig, kernel):
+def shown_sci(text):
+    """1.8 × 10⁻¹⁵ or 1.8e−15 as a float."""
+    text = text.strip().replace("\u2212", "-")
+    if " × 10" in text:
+        mant, exp = text.split(" × 10")
+        return float(mant) * 10.0 ** int(exp.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+    return float(text)
+
+
+def assert_outputs(fig, kernel, linear):
+    """The one output table holds the order shown; its |Δ| strip is the two orders' per-row difference."""
     N = kernel["n"]
-    par = np.array(numbers(fig.locator(".f05-out-par td"))).reshape(N, -1)
-    rec = np.array(numbers(fig.locator(".f05-out-rec td"))).reshape(N, -1)
-    np.testing.assert_allclose(par, kernel["par"], atol=0.0005)
-    np.testing.assert_allclose(rec, kernel["rec"], atol=0.0005)
-    assert fig.locator(".f05-out-par td").all_inner_texts() == fig.locator(".f05-out-rec td").all_inner_texts()
-    mant, exp = fig.locator(".f05-maxdiff").inner_text().split(" × 10")
-    exp = int(exp.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+    shown = np.array(numbers(fig.locator(".f05-out td:not(.f05-delta)"))).reshape(N, -1)
+    np.testing.assert_allclose(shown, kernel["rec" if linear else "par"], atol=0.0005)
+    assert ("through the state" if linear else "through the matrix") in fig.locator(".f05-out caption").inner_text()
+    strip = [shown_sci(t) for t in fig.locator(".f05-out td.f05-delta").all_inner_texts()]
+    want = np.max(np.abs(kernel["par"] - kernel["rec"]), axis=1)
+    np.testing.assert_allclose(strip, want, rtol=0.06, atol=1e-30)
     diff = np.max(np.abs(kernel["par"] - kernel["rec"]))
-    assert float(mant) * 10.0**exp == pytest.approx(diff, rel=0.06) and diff < 1e-12
+    assert shown_sci(fig.locator(".f05-maxdiff").inner_text()) == pytest.approx(diff, rel=0.06) and diff < 1e-12
+    # drawn on the outputs' colour scale, the strip is blank: its heat share is below a thousandth of a percent
+    shares = fig.locator(".f05-out td.f05-delta").evaluate_all("tds => tds.map(td => +td.style.getPropertyValue('--w'))")
+    assert max(shares) < 1e-5 and max(shares) == pytest.approx(diff / np.abs(kernel["par"]).max(), rel=0.01)
 
 
 def assert_middle(fig, kernel, t, linear):
@@ -57,18 +74,20 @@ def assert_middle(fig, kernel, t, linear):
             assert shown_number(cell) == pytest.approx(kernel["scores"][t, s], abs=0.05)
         else:
             assert cell == ""
-    dd = numbers(fig.locator(".f05-dd .f05-cell"))
-    np.testing.assert_allclose(np.array(dd).reshape(kernel["states"][t].shape), kernel["states"][t], atol=0.005)
+    dd = numbers(fig.locator(".f05-dd .f05-cell"))  # one decimal, at the matrix's cell size
+    np.testing.assert_allclose(np.array(dd).reshape(kernel["states"][t].shape), kernel["states"][t], atol=0.05)
+    assert fig.locator(f".f05-out tbody tr:nth-child({t + 1}) td.is-changed").count() == len(kernel["par"][t]) + 1
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
 
 
 def test_numbers_equal_the_kernels(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_outputs(fig, kernel)
+    assert_outputs(fig, kernel, False)
     assert_middle(fig, kernel, kernel["n"] - 1, False)
     assert shown_number(fig.locator(".f05-madds-q").inner_text()) == kernel["costs"]["madds_quadratic"]
     assert shown_number(fig.locator(".f05-madds-l").inner_text()) == kernel["costs"]["madds_linear"]
+    fig.locator(".f05-numbers summary").click()  # the chart's numbers, on demand
     rows = fig.locator(".f05-growth tbody tr")
     g = kernel["growth"]
     for i, n in enumerate(kernel["growth_n"]):
@@ -78,6 +97,30 @@ def test_numbers_equal_the_kernels(watched, site_url, kernel):
     assert len(set(g["middle_linear"])) == 1  # the state does not grow
 
 
+def test_memory_chart_plots_the_kernel_costs_on_labelled_log_axes(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    chart = fig.locator("svg.f05-chart")
+    texts = chart.locator("text").all_text_contents()
+    assert "sequence length N" in texts and "entries held" in texts and "N×N matrix" in texts and "d×d state" in texts
+    assert [shown_number(t) for t in texts if re.fullmatch(r"[0-9,]+", t)] == kernel["growth_n"]  # x ticks at the N values
+    ticks = [t for t in texts if t.startswith("10") and not re.fullmatch(r"[0-9,]+", t)]  # y: 10⁰, 10³, …
+    want = [f"10{str(int(np.log10(v))).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" for v in kernel["y_ticks"]]
+    assert ticks == want and kernel["y_ticks"][-1] >= max(kernel["growth"]["middle_quadratic"])
+    g = kernel["growth"]
+    for cls, key in (("f05-s-nn", "middle_quadratic"), ("f05-s-dd", "middle_linear")):
+        titles = chart.locator(f"circle.{cls} title").all_text_contents()
+        assert [shown_number(t.split(": ")[1].split(" ")[0]) for t in titles] == list(g[key])
+        cy = chart.locator(f"circle.{cls}").evaluate_all("cs => cs.map(c => +c.getAttribute('cy'))")
+        if key == "middle_linear":
+            assert len(set(cy)) == 1  # flat: the state does not grow
+        else:  # on a log axis N² is a straight line: equal rises for equal steps of log N
+            rise = np.diff(cy) / np.diff(np.log10(kernel["growth_n"]))
+            assert rise[0] == pytest.approx(rise[1], rel=1e-6) and rise[0] < 0
+    label = chart.get_attribute("aria-label")
+    assert all(f"{v:,}" in label for v in g["middle_quadratic"]) and "logarithmic" in label
+
+
 def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
@@ -85,6 +128,7 @@ def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_u
     assert live.inner_text() == ""  # nothing is spoken on load
     fig.locator(".f05-toggle").click()
     assert_middle(fig, kernel, kernel["n"] - 1, True)
+    assert_outputs(fig, kernel, True)
     assert "Re-associated" in live.inner_text() and f"{kernel['costs']['madds_linear']}" in live.inner_text()
     assert "fig-05.order=state" in page.url
     fig.locator(".f05-toggle").focus()
@@ -93,7 +137,7 @@ def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_u
     assert "Unfolded" in live.inner_text() and f"{kernel['costs']['madds_quadratic']}" in live.inner_text()
     page.keyboard.press("Space")
     assert_middle(fig, kernel, kernel["n"] - 1, True)
-    assert_outputs(fig, kernel)
+    assert_outputs(fig, kernel, True)
 
 
 def test_rows_by_click_and_arrow_keys(watched, site_url, kernel):
@@ -105,8 +149,8 @@ def test_rows_by_click_and_arrow_keys(watched, site_url, kernel):
     assert_middle(fig, kernel, 3, False)
     first = kernel["par"][3][0]
     assert f"{abs(first):.3f}" in fig.locator(".fig-live").inner_text()
-    # the selected row is marked in both output tables
-    assert fig.locator(".f05-out-par tbody tr").nth(3).locator("td.is-changed").count() == 4
+    # the selected row is marked in the output table (its |Δ| cell too)
+    assert fig.locator(".f05-out tbody tr").nth(3).locator("td.is-changed").count() == 5
 
 
 def test_state_in_url_and_history(watched, site_url, kernel):
@@ -119,6 +163,35 @@ def test_state_in_url_and_history(watched, site_url, kernel):
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f05-middle.is-linear")
     assert_middle(fig, kernel, 1, True)
+
+
+def test_fold_animates_and_reduced_motion_stills_it(watched, site_url):
+    """The N×N matrix shrinks into the state's corner (a transform transition) and the dashed
+    N×N footprint stays; under reduced motion the same end state arrives without a transition."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator(".f05-toggle").click()
+    nn = fig.locator(".f05-nn")
+    assert "transform" in nn.evaluate("n => getComputedStyle(n).transitionProperty")
+    assert nn.evaluate("n => parseFloat(getComputedStyle(n).transitionDuration)") > 0
+    page.wait_for_function("() => getComputedStyle(document.querySelector('#fig-05 .f05-nn')).opacity === '0'")
+    page.wait_for_timeout(400)  # the shrink runs a little longer than the fade
+    side = lambda sel: fig.locator(sel).evaluate("n => n.getBoundingClientRect().width")
+    assert side(".f05-nn") == pytest.approx(side(".f05-dd"), abs=2)  # folded onto the state's footprint
+    assert fig.locator(".f05-ghost").evaluate("n => +getComputedStyle(n).opacity") > 0.5
+    page.emulate_media(reduced_motion="reduce")
+    fig = open_figure(page, site_url, FIG)
+    fig.locator(".f05-toggle").click()
+    assert fig.locator(".f05-nn").evaluate("n => getComputedStyle(n).transitionDuration") == "0s"
+
+
+def test_phone_fits_the_width(watched, site_url):
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    wide = fig.evaluate("""f => [...f.querySelectorAll('.f05 *')].filter(e => !e.closest('.k3-scroll'))
+        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map(e => e.tagName + '.' + e.className)""")
+    assert wide == []
 
 
 def test_symbols_link_both_ways(watched, site_url):
@@ -170,4 +243,5 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "hovering a state cell": hover(fig.locator(".f05-dd .f05-cell").first),
         "the unfolded view (Enter)": toggle_by_key,
         "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),
+        "the numbers opened": lambda p: fig.locator(".f05-numbers summary").click(),
     })

@@ -1,5 +1,6 @@
-"""FIG 10 · MLA cache compression: the compress toggle, the cache readouts, the three equal
-outputs and the shared-subspace rank readout, all compared with the `mla` kernels."""
+"""FIG 10 · MLA cache compression: the bytes-per-token bars and their compress toggle, the maths toggle
+and what it opens, the three equal outputs and the shared-subspace rank readout, all compared with the
+`mla` kernels; keyboard, URL state, symbol links, reduced motion and the phone layout's height."""
 import re
 
 import numpy as np
@@ -50,23 +51,41 @@ def numbers(locator):
 
 
 def select_token(fig, t):
-    fig.locator(f".k3-choice [role=radio][data-value='{t}']").click()
+    fig.locator(f".f10-query [role=radio][data-value='{t}']").click()
 
 
-def assert_token_panel(fig, kernel, t):
+def open_maths(fig):
+    if fig.locator(".f10-maths-btn").get_attribute("aria-expanded") != "true":
+        fig.locator(".f10-maths-btn").click()
+
+
+def assert_outputs(fig, kernel, t):
     d = kernel["demo"]
-    assert numbers(fig.locator("table.k3-matrix[data-sym='mla-latent'] tbody td")) == pytest.approx(kernel["lat"][t], abs=0.0005)
-    rebuilt = numbers(fig.locator(".f10-up table:not([data-sym]) tbody td"))
-    want = np.concatenate([kernel["K"][t], kernel["V"][t]]).ravel()
-    assert rebuilt == pytest.approx(want, abs=0.0005)
-    rows = fig.locator(".f10-right > .k3-scroll .k3-matrix tbody tr")
+    rows = fig.locator(".f10-out tbody tr")
     for i, form in enumerate(("recon", "naive", "absorbed")):
         shown = numbers(rows.nth(i).locator("td"))
         assert shown == pytest.approx(kernel["out"][form][t].ravel(), abs=0.00005)
+    assert f"query t{t + 1}" in fig.locator(".f10-out caption").inner_text()
     for form in ("naive", "absorbed"):
         shown = shown_number(fig.locator(f"[data-diff='{form}']").inner_text())
         assert shown < 1e-12  # agreement to rounding; the exact bits depend on summation order
         assert shown == pytest.approx(d["max_diff"][form][t], rel=0.05)
+
+
+def assert_token_panel(fig, kernel, t):
+    """The outputs (always shown) and, in the maths, the latent and the rebuilt keys and values."""
+    assert_outputs(fig, kernel, t)
+    assert numbers(fig.locator("table.k3-matrix[data-sym='mla-latent'] tbody td")) == pytest.approx(kernel["lat"][t], abs=0.0005)
+    rebuilt = numbers(fig.locator(".f10-rebuilt tbody td"))
+    assert rebuilt == pytest.approx(np.concatenate([kernel["K"][t], kernel["V"][t]]).ravel(), abs=0.0005)
+    assert fig.locator(".f10-row.is-sel").get_attribute("data-t") == str(t)
+
+
+def bar_shares(page):
+    """Each bar's drawn length as a share of its track, once the shrinking transition has ended."""
+    return page.evaluate("""() => new Promise(done => setTimeout(() => done(Object.fromEntries(
+        [...document.querySelectorAll('#fig-10 .f10-brow')].map(r => [r.dataset.variant,
+          r.querySelector('.f10-bar').getBoundingClientRect().width / r.querySelector('.f10-track').getBoundingClientRect().width]))), 800))""")
 
 
 def test_shipped_outputs_are_the_kernels_and_agree(kernel):
@@ -99,46 +118,80 @@ def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
     fig = open_figure(page, site_url, FIG)
     want = {"MHA": mha_cache_per_token(32, 128), "GQA": gqa_cache_per_token(8, 128),
             "MQA": mqa_cache_per_token(128), "MLA": mla_cache_per_token(512)}
-    B = shipped_data(site_dir, FIG)["bytes_per_element"]
+    data = shipped_data(site_dir, FIG)
+    B = data["bytes_per_element"]
+    assert not fig.locator(".f10-sizes").is_visible()  # the table is the maths, on demand
+    open_maths(fig)
     for name, elements in want.items():
-        row = fig.locator(f"tr[data-variant='{name}'] td")
-        cells = cell_texts(row)
+        cells = cell_texts(fig.locator(f".f10-sizes tr[data-variant='{name}'] td"))
         assert shown_number(cells[0]) == elements and shown_number(cells[1]) == elements * B
         assert cells[2] == ("1×" if name == "MHA" else f"1/{want['MHA'] // elements}")
+    # the bars' scale: ticks at the shipped values, an axis title with the unit
+    assert [shown_number(t) for t in cell_texts(fig.locator(".f10-tick"))] == data["ticks"] == [0, 4096, 8192, 12288, 16384]
+    assert "bytes per token per layer" in fig.locator(".f10-axis-title").inner_text()
     assert "32,768 (MHA) vs 576 (MLA)" in fig.locator(".f10-source").inner_text()
     assert "56.9×" in fig.locator(".f10-source").inner_text()
-    assert "query LoRA" in fig.locator(".f10-k3").inner_text()
+    assert "query LoRA" in fig.locator(".f10-k3").inner_text()  # a note in the maths
 
 
-def test_compress_toggle_by_mouse_and_keyboard(watched, site_url, kernel):
+def test_compress_shrinks_the_bars_by_mouse_and_keyboard(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
+    want = {"MHA": mha_cache_per_token(32, 128), "GQA": gqa_cache_per_token(8, 128),
+            "MQA": mqa_cache_per_token(128), "MLA": mla_cache_per_token(512)}
     button = fig.locator(".f10-compress")
-    lat_cells = fig.locator(".f10-lat").first
     assert button.get_attribute("aria-pressed") == "false"
-    assert not lat_cells.is_visible() and fig.locator(".f10-kv").first.is_visible()
+    # before: every bar is multi-head attention's cache
+    assert bar_shares(page) == pytest.approx({k: 1.0 for k in want}, abs=0.01)
+    assert {shown_number(t.split(" B")[0]) for t in cell_texts(fig.locator(".f10-val"))} == {want["MHA"] * 2}
     button.click()
     assert button.get_attribute("aria-pressed") == "true"
+    shares = bar_shares(page)
+    assert shares == pytest.approx({k: v / want["MHA"] for k, v in want.items()}, abs=0.01)
+    assert shares["MQA"] < shares["MLA"] < shares["GQA"] < shares["MHA"]
+    for name, elements in want.items():
+        text = fig.locator(f".f10-brow[data-variant='{name}'] .f10-val").inner_text()
+        assert shown_number(text.split(" B")[0]) == elements * 2
+        assert text.endswith("1×" if name == "MHA" else f"1/{want['MHA'] // elements}")
+    live = fig.locator(".fig-live").inner_text()
+    assert "2 numbers instead of 8" in live and "512 elements instead of 8,192" in live and "MLA 1,024 bytes (1/16)" in live
+    assert "fig-10.c=1" in page.url
+    # the toy cache in the maths collapsed too: each token's latent, equal to the kernel's
+    open_maths(fig)
     page.wait_for_function(f"() => getComputedStyle(document.querySelector('#{FIG} .f10-kv')).visibility === 'hidden'")
-    assert fig.locator(".f10-lat").first.is_visible()
-    assert "2 numbers instead of 8" in fig.locator(".fig-live").inner_text()
-    assert "512 elements instead of 8,192" in fig.locator(".fig-live").inner_text()
-    # the cache rows show each token's latent, equal to the kernel's
     for t in range(kernel["demo"]["T"]):
         shown = numbers(fig.locator(f".f10-row[data-t='{t}'] .f10-lat .f10-cell"))
         assert shown == pytest.approx(kernel["lat"][t], abs=0.005)
     button.focus()
     page.keyboard.press("Enter")
-    assert button.get_attribute("aria-pressed") == "false"
+    assert button.get_attribute("aria-pressed") == "false" and "fig-10.c" not in page.url
+    fig.locator(".f10-kv").first.wait_for(state="visible")
     page.keyboard.press(" ")
     assert button.get_attribute("aria-pressed") == "true"
-    assert "fig-10.c=1" in page.url
+
+
+def test_maths_toggle_by_mouse_and_keyboard(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    btn, maths = fig.locator(".f10-maths-btn"), fig.locator(".f10-maths")
+    assert btn.get_attribute("aria-expanded") == "false" and not maths.is_visible()
+    assert btn.get_attribute("aria-controls") == maths.get_attribute("id")
+    btn.click()
+    assert btn.get_attribute("aria-expanded") == "true" and maths.is_visible() and "fig-10.m=1" in page.url
+    assert "W_UK" in fig.locator(".fig-live").inner_text()
+    btn.focus()
+    page.keyboard.press("Enter")
+    assert not maths.is_visible() and "fig-10.m" not in page.url
+    page.keyboard.press(" ")
+    assert maths.is_visible()
 
 
 def test_token_selection_by_click_keys_and_hover(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     T = kernel["demo"]["T"]
+    assert_outputs(fig, kernel, T - 1)
+    open_maths(fig)
     assert_token_panel(fig, kernel, T - 1)
     select_token(fig, 1)
     assert_token_panel(fig, kernel, 1)
@@ -149,36 +202,44 @@ def test_token_selection_by_click_keys_and_hover(watched, site_url, kernel):
     assert_token_panel(fig, kernel, 0)
     fig.locator(".f10-row[data-t='3']").hover()
     assert_token_panel(fig, kernel, 3)
-    # the uncompressed rows show each head's key and value, equal to the reconstruction
+    # the uncompressed toy rows show each head's key and value, equal to the reconstruction
     shown = numbers(fig.locator(".f10-row[data-t='3'] .f10-kv .f10-cell"))
     assert shown == pytest.approx(np.concatenate([kernel["K"][3].ravel(), kernel["V"][3].ravel()]), abs=0.005)
 
 
 def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG, "#fig-10.c=1&fig-10.t=1")
+    fig = open_figure(page, site_url, FIG, "#fig-10.c=1&fig-10.t=1&fig-10.m=1")
     assert fig.locator(".f10-compress").get_attribute("aria-pressed") == "true"
+    assert fig.locator(".f10-maths").is_visible()
     assert_token_panel(fig, kernel, 1)
-    select_token(fig, 4)
-    assert "fig-10.t=4" in page.url
+    select_token(fig, 3)
+    assert "fig-10.t=3" in page.url
     fig.locator(".f10-compress").click()
-    assert "fig-10.c=0" in page.url
+    assert "fig-10.c" not in page.url  # at its default, a key leaves the URL
+    fig.locator(".fig-live").evaluate("n => { n.textContent = ''; }")
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f10-compress[aria-pressed='true']")
-    assert_token_panel(fig, kernel, 4)
+    assert_token_panel(fig, kernel, 3)
+    assert fig.locator(".fig-live").inner_text() == ""  # a restore is not narrated
     page.go_back()
-    page.wait_for_selector(f"#{FIG} [role=radio][data-value='1'][aria-checked=true]")
+    page.wait_for_selector(f"#{FIG} .f10-query [role=radio][data-value='1'][aria-checked=true]")
     assert_token_panel(fig, kernel, 1)
 
 
 def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
-    page.locator("#mla .katex-display [data-sym='mla-uk']").first.hover()
-    assert fig.locator("table[data-sym='mla-uk'].sym-on").count() == 1
-    page.locator("#mla .katex-display [data-sym='mla-latent']").first.hover()
-    assert fig.locator("table[data-sym='mla-latent'].sym-on").count() == 1
-    fig.locator("table[data-sym='mla-uv'] td").first.hover()
+    fig = open_figure(page, site_url, FIG, "#fig-10.m=1")
+    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    for sym in ("mla-uk", "mla-latent"):
+        eq = page.locator(f"#mla .katex-display [data-sym='{sym}']").first
+        eq.evaluate(centre)
+        eq.hover()
+        assert fig.locator(f"table[data-sym='{sym}'].sym-on").count() == 1
+    assert fig.locator(".f10-brow[data-variant='MLA'] .f10-track.sym-on").count() == 1  # the MLA bar is the latent
+    cell = fig.locator("table[data-sym='mla-uv'] td").first
+    cell.evaluate(centre)
+    cell.hover()
     assert page.locator("#mla .katex-display [data-sym='mla-uv'].sym-on").count() >= 1
 
 
@@ -186,21 +247,28 @@ def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, ke
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     price = fig.locator(".f10-price")
-    shown = {k: int(shown_number(price.locator(f"[data-rank='{k}']").inner_text()))
+    shown = {k: int(shown_number(fig.locator(f"[data-rank='{k}']").text_content()))  # values' ranks are in the maths
              for k in ("mla-keys", "d_c", "independent-keys", "hd", "mla-values", "independent-values", "mla-kv")}
     d = kernel["demo"]
     assert shown == {"mla-keys": kernel["rank"]["mla"]["keys"], "d_c": d["d_c"],
                      "independent-keys": kernel["rank"]["independent"]["keys"], "hd": d["H"] * d["d"],
                      "mla-values": kernel["rank"]["mla"]["values"],
                      "independent-values": kernel["rank"]["independent"]["values"], "mla-kv": kernel["rank_kv"]}
+    assert fig.locator("[data-rank='mla-values']").locator("xpath=ancestor::*[contains(@class,'f10-maths')]").count() == 1
     sv = table_numbers(price.locator("table.k3-matrix"))
     assert sv[0] == pytest.approx(kernel["sv"]["mla"], abs=0.0005)
     assert sv[1] == pytest.approx(kernel["sv"]["independent"], abs=0.0005)
     assert all(v == 0 for v in sv[0][d["d_c"]:]) and all(v > 0 for v in sv[1])  # MLA's beyond d_c show as 0.000
+    # each value has a bar of its height: MLA's beyond d_c are flat, the independent ones are not
+    heights = price.locator(".f10-sv-bar").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+    n = len(kernel["sv"]["mla"])
+    assert all(h <= 1.5 for h in heights[kernel["rank"]["mla"]["keys"]:n])  # rounding: a flat mark, no bar
+    assert all(h >= 2.5 for h in heights[: kernel["rank"]["mla"]["keys"]] + heights[n:])
+    assert heights[0] == max(heights)  # the largest singular value has the tallest bar
     text = price.inner_text()
     assert "re-ordering the computation is exact" in text and "do not show that MLA is multi-head attention" in text
     # the three forms are named for what they compute: only the absorbed one never forms keys and values
-    assert "so keys and values are never formed" in fig.locator(".f10-forms").inner_text()
+    assert "so keys and values are never formed" in fig.locator(".f10-forms").text_content()
 
 
 def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, kernel):
@@ -213,9 +281,35 @@ def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, 
     assert "agree" in caption and max(max(d["max_diff"]["naive"]), max(d["max_diff"]["absorbed"])) < 1e-12
     # "no wider than the latent": the rank readout
     assert "no wider than the latent" in caption and kernel["rank"]["mla"]["keys"] <= d["d_c"]
+    assert "every bar starts at multi-head attention" in caption and fig.locator(".f10-brow").count() == 4
     assert "never exceeds the latent width" in alt and "singular values beyond it are zero" in alt
-    assert "not that MLA equals multi-head attention" in alt
+    assert "not that MLA equals multi-head attention" in alt and "Four horizontal bars" in alt
     assert not re.search(r"(?<!\w)\d", alt)  # no hand-typed numbers (names such as DeepSeek-V2 and K3 aside)
+
+
+def test_reduced_motion_shrinks_without_a_transition(watched, site_url):
+    page, _ = watched
+    page.emulate_media(reduced_motion="reduce")
+    fig = open_figure(page, site_url, FIG)
+    fig.locator(".f10-compress").click()
+    durations = fig.locator(".f10-bar").evaluate_all("bs => bs.map(b => getComputedStyle(b).transitionDuration)")
+    assert set(durations) == {"0s"}
+
+
+def test_phone_layout_is_short_and_fits_the_width(watched, site_url):
+    """The issue's complaint: 2,075 px tall on a 390 px phone. The drawing now fits in under 1,000 px
+    and the whole figure (title, how-to, caption and reserve included) in under 1,500 px; nothing in
+    it is wider than the screen."""
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    assert fig.locator(".f10").evaluate("f => f.getBoundingClientRect().height") < 1000  # the drawing itself
+    assert fig.evaluate("f => f.getBoundingClientRect().height") < 1500  # with title, how-to, caption and reserve
+    fig.locator(".f10-compress").click()
+    page.wait_for_timeout(700)
+    wide = fig.evaluate("""f => [...f.querySelectorAll('.f10 *')].filter(e => !e.closest('.k3-scroll'))
+        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map(e => e.className)""")
+    assert wide == []
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -225,7 +319,8 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "compress by click": lambda p: fig.locator(".f10-compress").click(),
         "query token by click": lambda p: select_token(fig, 2),
         "query token by arrow key": lambda p: p.keyboard.press("ArrowRight"),
-        "row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
+        "maths by click": lambda p: fig.locator(".f10-maths-btn").click(),
+        "toy row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
         "expand by keyboard": lambda p: (fig.locator(".f10-compress").focus(), p.keyboard.press("Enter")),
         "equation symbol hover": lambda p: p.locator("#mla .katex-display [data-sym='mla-uk']").first.hover(),
         "figure part hover": lambda p: fig.locator("table[data-sym='mla-latent'] td").first.hover(),

@@ -44,6 +44,10 @@ def build(params: dict, facts) -> dict:
         "out_parallel": out_parallel,
         "out_recurrent": out_recurrent,
         "max_diff": float(np.max(np.abs(out_parallel - out_recurrent))),
+        # the difference strip: the largest |Δ| in each output row, and the outputs' largest |value|,
+        # the one colour scale both are drawn on (so the strip shows how little there is to see)
+        "row_diff": np.abs(out_parallel - out_recurrent).max(axis=1),
+        "out_scale": float(np.max(np.abs(out_parallel))),
         "max_diff_normalised": float(np.max(np.abs(normalised[0] - normalised[1]))),
         "madds": {"quadratic": int(here["madds_quadratic"]), "linear": int(here["madds_linear"])},
         "growth": {
@@ -52,6 +56,8 @@ def build(params: dict, facts) -> dict:
             "middle_linear": costs["middle_linear"],
             "madds_quadratic": costs["madds_quadratic"],
             "madds_linear": costs["madds_linear"],
+            # the memory chart's log axis: every third power of ten, from 1 to the first at or above the largest N²
+            "y_ticks": [10**e for e in range(0, 3 * int(np.ceil(np.log10(max(costs["middle_quadratic"])) / 3)) + 1, 3)],
         },
         "provenance": {
             "kernels": [

@@ -86,8 +86,11 @@ def build(params: dict, facts) -> dict:
     if (mha_cache_per_token(128, 128), mla_cache_per_token(512, 64)) != (dsv2["mha"], dsv2["mla"]):
         raise ValueError(f"kernels disagree with facts mla_dsv2.kv_cache_per_token {dsv2}")
     demo = params["demo"]
+    cache = _cache_rows(params)
     return {
-        "cache": _cache_rows(params),
+        "cache": cache,
+        # the bar chart's scale: quarters of multi-head attention's bytes, where every bar starts
+        "ticks": [int(b) for b in np.linspace(0, cache[0]["bytes"], 5)],
         "bytes_per_element": int(params["bytes_per_element"]),
         "d_model": int(params["d_model"]),
         "demo": _demo(demo),

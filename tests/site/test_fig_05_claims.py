@@ -1,0 +1,62 @@
+"""FIG 05: the sentences of §05 and the text alternative that say what the figure shows, checked
+against the figure's data as its builder makes it from its spec."""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+import yaml
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+
+@pytest.fixture(scope="module")
+def data():
+    diags = Diagnostics(ROOT)
+    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
+    m = load_specs(ROOT / "content" / "figures", diags)["fig-05"].model
+    return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+
+
+@pytest.fixture(scope="module")
+def prose():
+    return " ".join((ROOT / "content" / "05-linear-attention.md").read_text().split())
+
+
+@pytest.fixture(scope="module")
+def alt():
+    return " ".join(yaml.safe_load((ROOT / "content" / "figures" / "fig-05.yaml").read_text())["alt"].split())
+
+
+def test_the_difference_strip_is_blank_on_the_outputs_scale(data, prose, alt):
+    """§05: "a strip of the largest difference in each row, drawn on the outputs' own colour scale:
+    it stays blank, because the two orders agree to floating-point rounding"."""
+    assert "drawn on the outputs' own colour scale: it stays blank" in prose
+    assert "drawn on the outputs' colour scale and therefore blank" in alt
+    row = np.asarray(data["row_diff"])
+    par, rec = np.asarray(data["out_parallel"]), np.asarray(data["out_recurrent"])
+    np.testing.assert_array_equal(row, np.abs(par - rec).max(axis=1))
+    assert data["out_scale"] == np.abs(par).max() and row.max() / data["out_scale"] < 1e-12  # far below one shade
+    assert row.max() == data["max_diff"]
+
+
+def test_the_matrix_grows_with_n_squared_and_the_state_not_at_all(data, prose, alt):
+    """§05: "the N×N matrix grows with N², the state not at all"; the alt: a straight line with N² on
+    logarithmic axes, the state flat at d by d."""
+    assert "the N×N matrix grows with N², the state not at all" in prose
+    assert "rises as a straight line with N² while the state stays flat at d by d" in alt
+    g = data["growth"]
+    n = np.asarray(g["n"])
+    np.testing.assert_array_equal(g["middle_quadratic"], n**2)
+    assert set(np.asarray(g["middle_linear"]).tolist()) == {data["d"] * data["d_v"]}
+    assert g["y_ticks"][0] == 1 and g["y_ticks"][-1] >= max(g["middle_quadratic"])
+
+
+def test_alt_sizes_are_the_figure_sizes(data, alt):
+    assert (data["n"], data["d"], data["d_v"]) == (8, 4, 4)
+    assert "an 8 by 8 lower-triangular heat grid" in alt and "a 4 by 4 state" in alt and "one 8 by 4 output table" in alt

@@ -1,0 +1,64 @@
+"""FIG 10: the sentences of §10, the caption and the text alternative that say what the figure shows,
+checked against the figure's data as its builder makes it from its spec."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+import yaml
+
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import load_facts
+from k3explainer.site.specs import load_specs
+
+from .project import ROOT
+
+
+@pytest.fixture(scope="module")
+def data():
+    diags = Diagnostics(ROOT)
+    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
+    m = load_specs(ROOT / "content" / "figures", diags)["fig-10"].model
+    return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return yaml.safe_load((ROOT / "content" / "figures" / "fig-10.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def prose():
+    text = (ROOT / "content" / "10-mla.md").read_text()
+    return " ".join(text.split())
+
+
+def bytes_of(data):
+    return {r["name"]: r["bytes"] for r in data["cache"]}
+
+
+def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, prose, spec):
+    """§10: "watch the bars of bytes per token shrink from the size of ordinary multi-head attention's
+    cache"; "MLA's bar ends far below multi-head and grouped-query attention's, though not below
+    multi-query attention's"; the alt: GQA to a quarter, MQA the shortest bar."""
+    b = bytes_of(data)
+    assert "shrink from the size of ordinary multi-head attention's cache" in prose
+    assert "MLA's bar ends far below multi-head and grouped-query attention's, though not below multi-query attention's" in prose
+    assert data["cache"][0]["name"] == "MHA" and max(b.values()) == b["MHA"]  # every bar starts at MHA's length
+    assert b["MQA"] < b["MLA"] <= b["GQA"] / 4 and b["MLA"] <= b["MHA"] / 16  # "far below": a quarter or less
+    alt = " ".join(spec["alt"].split())
+    assert "grouped-query attention to a quarter" in alt and b["GQA"] * 4 == b["MHA"]
+    assert "multi-query attention to the shortest bar" in alt and min(b.values()) == b["MQA"]
+    assert "longer than multi-query attention's single key and value but far shorter than the rest" in alt
+
+
+def test_axis_ticks_are_quarters_of_mha_and_span_every_bar(data):
+    t = data["ticks"]
+    assert t[0] == 0 and t[-1] == bytes_of(data)["MHA"] and all(b - a == t[1] for a, b in zip(t, t[1:]))
+
+
+def test_the_three_outputs_agree_to_rounding(data, prose):
+    """§10: "They agree to rounding"; shown beside the bars for one query."""
+    assert "one query's output is computed three ways" in prose and "They agree to rounding" in prose
+    d = data["demo"]
+    assert max(max(d["max_diff"]["naive"]), max(d["max_diff"]["absorbed"])) < 1e-12

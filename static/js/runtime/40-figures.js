@@ -89,32 +89,6 @@
     });
   }
 
-  /* Until every component declares its state, a function component keeps the older contract:
-   * init(mount, data, ctx) with ctx.state.get/set and ctx.narrate, returning {restore(state)}. */
-  function legacyController(fig, init) {
-    var id = fig.id, live = fig.querySelector(".fig-live");
-    var ctx = {
-      id: id, figure: fig, reducedMotion: K3.reducedMotion, plotly: K3.plotly,
-      narrate: function (t) { live.textContent = t; },
-      state: {
-        get: function () { return hash.read().state[id] || {}; },
-        set: function (values, opts) {
-          var mine = {};
-          Object.keys(values).forEach(function (k) {
-            if (values[k] !== null && values[k] !== undefined && values[k] !== "") mine[k] = String(values[k]);
-          });
-          var h = hash.read();
-          if (Object.keys(mine).length) h.state[id] = mine; else delete h.state[id];
-          hash.write(h.anchor, h.state, opts && opts.push);
-        },
-      },
-    };
-    return Promise.resolve(init(fig.querySelector(".fig-mount"), internal.datasets[id], ctx)).then(function (inst) {
-      return { fig: fig, id: id, visible: true, listeners: [], view: inst || {},
-        restore: function (values) { if (inst && inst.restore) inst.restore(values); } };
-    });
-  }
-
   /* "Where do these numbers come from?": the builder's own account (kernels, inputs, seed), which
    * ships with the figure's data, so the page does not carry it twice. Rows with nothing to say
    * are left out. */
@@ -149,7 +123,7 @@
       .then(function () {
         var component = internal.components[fig.dataset.component];
         if (!component) throw new Error("component " + fig.dataset.component + " did not register");
-        return typeof component === "function" ? legacyController(fig, component) : controller(fig, component);
+        return controller(fig, component);
       })
       .then(function (c) {
         figures[fig.id] = c;

@@ -35,7 +35,10 @@ def figure_data(fig_id: str) -> dict:
     the facts, by the builder the spec names. A fresh copy each call: tests may modify it."""
     model = spec(fig_id)
     builder = importlib.import_module(f"k3explainer.figures.{model.builder}")
-    return to_jsonable(builder.build(dict(model.params), facts()))
+    params = dict(model.params)
+    if hasattr(builder, "Params"):  # as the build does: validated, defaults filled in
+        params = builder.Params.model_validate(params).model_dump()
+    return to_jsonable(builder.build(params, facts()))
 
 
 def flat(text: str) -> str:

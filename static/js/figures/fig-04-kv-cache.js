@@ -176,7 +176,7 @@
           rows[1].cells[0].textContent = fixed ? "= full linear pass" : "= full causal pass";
           outs.node.setAttribute("data-mode", fixed ? "fixed" : "cache");
           outs.update([o.out, o.full_out]);
-          eqDiff.textContent = "largest difference: " + o.max_diff.toExponential(1).replace("-", "\u2212");
+          eqDiff.textContent = "largest difference: " + W.sci(o.max_diff);
           eqNote.textContent = fixed ? "A different mechanism: these are linear attention's numbers, not the softmax output the cache reproduces exactly." : "";
           eqNote.hidden = !fixed;
         }
@@ -190,7 +190,7 @@
           : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
         return head + "; " + memory + "; the " + (fixed ? "state's linear-attention output matches the full linear pass" :
           (s.kind === "prefill" ? "prefill" : "cached") + " output matches the full pass") +
-          " to rounding error (largest difference " + (fixed ? s.state : s).max_diff.toExponential(1) + ").";
+          " to rounding error (largest difference " + W.sci((fixed ? s.state : s).max_diff) + ").";
       }
       /* the button just pressed may have become disabled (▶ at the end, Prefill once done): keep the
        * keyboard user inside the stepper instead of dropping focus to the page */

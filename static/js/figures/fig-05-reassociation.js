@@ -16,9 +16,6 @@
       var N = data.n, d = data.d, dv = data.d_v, g = data.growth;
 
       function labels(n, prefix) { return W.range(n, function (i) { return prefix + (i + 1); }); }
-      function sup(s) { return s.replace(/[\u2212\d]/g, function (c) { return "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["\u22120123456789".indexOf(c)]; }); }
-      /* 1.8e−15 (K3W.sci) as "1.8 × 10⁻¹⁵" (the value as shipped, only formatted) */
-      function sci(x) { var p = W.sci(x).split("e"); return p.length < 2 ? p[0] : p[0] + " × 10" + sup(p[1].replace("+", "")); }
 
       /* ---- controls ---- */
       var toggle = el("button", { type: "button", class: "k3-btn f05-toggle", "aria-pressed": "false",
@@ -68,7 +65,7 @@
           "; the state holds " + W.int(g.middle_linear[0]) + " at every N." });
       g.y_ticks.forEach(function (v) {
         chart.appendChild(S.line(L, ly(v), VW - R, ly(v), "f05-gridline"));
-        chart.appendChild(S.el("text", { x: L - 6, y: ly(v) + 4, "text-anchor": "end", text: "10" + sup(String(Math.round(Math.log10(v)))) }));
+        chart.appendChild(S.el("text", { x: L - 6, y: ly(v) + 4, "text-anchor": "end", text: "10" + W.sup(Math.round(Math.log10(v))) }));
       });
       g.n.forEach(function (n) {
         chart.appendChild(S.line(lx(n), VH - B, lx(n), VH - B + 4, "f05-axis"));
@@ -146,7 +143,7 @@
         out.update((linear ? data.out_recurrent : data.out_parallel).map(function (r, i) { return r.concat([W.sci(data.row_diff[i])]); }),
           { changed: function (i) { return i === row; }, style: heat });
         diff.textContent = "";
-        diff.append("Largest difference between the two orders, max |Δ| = ", el("span", { class: "k3-num f05-maxdiff", text: sci(data.max_diff) }),
+        diff.append("Largest difference between the two orders, max |Δ| = ", el("span", { class: "k3-num f05-maxdiff", text: W.sci(data.max_diff, { power: true }) }),
           ". The |Δ| strip uses the outputs' colour scale (up to " + W.fmt(data.out_scale, 1) +
           "), so it stays blank: the regrouping is exact, and only floating-point rounding differs.");
       }
@@ -165,7 +162,7 @@
           var row = next.row, o = data.out_parallel[row].map(function (x) { return W.fmt(x, 3); }).join(", ");
           return next.order === "state"
             ? "Re-associated: the " + N + "×" + N + " matrix folds into the " + d + "×" + dv + " state; query " + (row + 1) +
-              " multiplies it, " + W.int(data.madds.linear) + " multiply-adds in all; output " + o + ", the same as the N×N order to " + sci(data.max_diff) + "."
+              " multiplies it, " + W.int(data.madds.linear) + " multiply-adds in all; output " + o + ", the same as the N×N order to " + W.sci(data.max_diff, { power: true }) + "."
             : "Unfolded: query " + (row + 1) + " reads row " + (row + 1) + " of the " + N + "×" + N + " matrix, " +
               W.int(data.madds.quadratic) + " multiply-adds in all; output " + o + ".";
         },

@@ -40,7 +40,7 @@
         value: stageOf(ctx.get().step),
         onChange: function (i, how) { ctx.set({ step: tokenOf(ctx.get().step) * NS + i }, how); },
       });
-      var betaChip = el("span", { class: "f06-beta k3-num", "data-sym": "dr-beta", tabindex: "0",
+      var betaChip = el("span", { class: "f06-beta k3-readout k3-num", "data-sym": "dr-beta", tabindex: "0",
         "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
       var note = el("p", { class: "f06-note" });
       var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token", heat: heat });

@@ -55,7 +55,7 @@
         options: names.map(function (n, i) { return { value: i, text: n, aria: "Token " + n }; }),
         value: ctx.get().tok, onChange: function (i, how) { ctx.set({ tok: i }, how); },
       });
-      var beta = el("span", { class: "f17-beta k3-num", "data-sym": "dr-beta", tabindex: "0",
+      var beta = el("span", { class: "f17-beta k3-readout k3-num", "data-sym": "dr-beta", tabindex: "0",
         "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
       var panel = W.deltaStep({ d: data.d_k, digits: dig, query: true, current: false, vectorsCaption: "this token", heat: heat });
       var drCol = el("section", { class: "f17-col", "aria-label": "Delta rule" },

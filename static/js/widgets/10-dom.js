@@ -2,13 +2,22 @@
  * assets/widgets.js, which the runtime loads before the first figure component. One
  * implementation each, configured by data; components only format numbers the build computed,
  * and nothing here does science.
- *   10-dom         K3W.el (build an element), K3W.html (insert build-time HTML)
- *   20-format      numbers and labels: fmt, sci, int, si, sub, axis, range
- *   30-controls    choice, stepper, slider
- *   40-disclosures items that expand in place
- *   50-charts      Plotly's frame in the page's colours, and scrub (pick a grid index along a chart)
- *   60-matrix      numeric tables and the key-major state grid
- *   70-delta-step  one delta-rule step laid out as its equation reads
+ *   10-dom          K3W.el (build an element), K3W.html (insert build-time HTML)
+ *   20-format       numbers and labels: fmt, sci, sup, int, si, sub, axis, range
+ *   30-controls     choice, stepper, slider
+ *   36-button-grid  a grid of buttons with one tab stop (FIG 09's layer stack)
+ *   40-disclosures  items that expand in place
+ *   45-sections     links from a figure to the article's sections, labelled from the page
+ *   50-charts       Plotly's frame in the page's colours, scrubbing, colour contrast helpers
+ *   55-scrubber     a chart with a marker driven by a slider and by dragging (FIG 15, 15b)
+ *   60-matrix       numeric tables and the key-major state grid
+ *   62-heatmap      heat mode for matrices: diverging colours, numbers on hover and focus, legend
+ *   62-player       Play/Pause over a figure's step state that pauses off-screen
+ *   70-delta-step   one delta-rule step laid out as its equation reads
+ *   80-svg          SVG drawings and text that fits in them; 81 cards, 82 a residual layer
+ *   85-camera       pan and zoom over a fixed canvas (FIG 08)
+ *   86-lanes        node-and-edge diagrams whose edges run in lanes between the boxes (FIG 08)
+ *   87-f08-gate-demo  FIG 08's side panel (kept apart only to keep the figure file small)
  */
 (function () {
   "use strict";

@@ -9,8 +9,18 @@
     var s = Math.abs(x) < 0.5 * Math.pow(10, -d) ? (0).toFixed(d) : x.toFixed(d);
     return s.charAt(0) === "-" ? "\u2212" + s.slice(1) : s;
   };
-  /* Small differences in scientific notation, 1.8e−15 (one digit; the exact value is in the data). */
-  W.sci = function (x) { return x === 0 ? "0" : x.toExponential(1).replace("-", "\u2212"); };
+  /* Small differences in scientific notation (the exact value is in the data): 1.8e−15, or with
+   * opts.power "1.8 × 10⁻¹⁵" where a reader, not a test, is the audience; opts.digits (default 1). */
+  W.sci = function (x, opts) {
+    var o = opts || {};
+    if (x === 0) return "0";
+    var p = x.toExponential(o.digits === undefined ? 1 : o.digits).replace("-", "\u2212").split("e");
+    return o.power ? p[0] + " × 10" + W.sup(p[1].replace("+", "")) : p[0] + "e" + p[1];
+  };
+  /* Superscript digits and minus sign: "10" + sup("−15") → 10⁻¹⁵. */
+  W.sup = function (s) {
+    return String(s).replace(/[\u2212\-\d]/g, function (c) { return "⁻⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["\u2212-0123456789".indexOf(c)]; });
+  };
   /* Integers with thousands separators; large values keep every digit. */
   W.int = function (x) { return Math.round(x).toLocaleString("en-US"); };
   /* 1.23e9 → "1.23 G" style with the exact value left to a title attribute by callers. */

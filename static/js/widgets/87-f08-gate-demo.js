@@ -52,7 +52,7 @@
         diff === 0 ? " — identical: equal channel gates make KDA exactly Gated DeltaNet. " :
           " — per-channel decay keeps some rows and fades others. ",
         el("span", { class: "f08-chunked" }, "The chunked form of KDA (C = " + demo.chunk + ") gives the same state to ",
-          el("span", { class: "k3-num f08-chunk-diff", text: demo.diff_chunked.toExponential(0).replace("-", "\u2212") }), "."));
+          el("span", { class: "k3-num f08-chunk-diff", text: W.sci(demo.diff_chunked, { digits: 0 }) }), "."));
     }
     function describe(equal) {
       return equal ? "All channel gates set to " + W.fmt(demo.alpha_scalar, 2) + ": KDA's state equals Gated DeltaNet's, largest difference " + W.fmt(demo.diff_equal, 3) + "."

@@ -2,35 +2,25 @@
 against the figure's data as its builder makes it from its spec."""
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
-import yaml
 
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
-
-from .project import ROOT
+from . import article
 
 
 @pytest.fixture(scope="module")
 def data():
-    diags = Diagnostics(ROOT)
-    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
-    m = load_specs(ROOT / "content" / "figures", diags)["fig-05"].model
-    return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+    return article.figure_data("fig-05")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    return " ".join((ROOT / "content" / "05-linear-attention.md").read_text().split())
+    return article.prose("05-linear-attention.md")
 
 
 @pytest.fixture(scope="module")
 def alt():
-    return " ".join(yaml.safe_load((ROOT / "content" / "figures" / "fig-05.yaml").read_text())["alt"].split())
+    return article.flat(article.spec("fig-05").alt)
 
 
 def test_the_difference_strip_is_blank_on_the_outputs_scale(data, prose, alt):

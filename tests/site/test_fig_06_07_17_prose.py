@@ -2,29 +2,15 @@
 redesigned FIG 06, FIG 07 and FIG 17 show, checked against the figures' own data."""
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
 
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
-
-from .project import ROOT
+from . import article
 
 
 @pytest.fixture(scope="module")
 def figure():
-    diags = Diagnostics(ROOT)
-    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
-    specs = load_specs(ROOT / "content" / "figures", diags)
-
-    def data(fid: str) -> dict:
-        m = specs[fid].model
-        return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
-
-    return data
+    return article.figure_data
 
 
 def test_s06_each_write_cell_is_beta_times_its_row_and_column_chips(figure):

@@ -6,19 +6,14 @@ The sentences are quoted verbatim: rewording one fails its test, so whoever rewo
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
 
-from k3explainer.figures import fig_09_stack_composer
 from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.specs import load_specs
 
-from .project import ROOT
+from . import article
+from .article import flat
 
 # "nearly equal" in the prose: the two totals differ by at most this fraction of the larger
 NEARLY_EQUAL = 0.05
@@ -30,27 +25,23 @@ A_LITTLE = 0.10
 
 @pytest.fixture(scope="module")
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    return article.facts()
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-09"].model
+    return article.spec("fig-09")
 
 
 @pytest.fixture(scope="module")
-def data(spec, facts):
+def data():
     """What the build ships (numpy arrays as plain lists), from the spec's params and the facts."""
-    return to_jsonable(fig_09_stack_composer.build(dict(spec.params), facts))
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+    return article.figure_data("fig-09")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    return flat((ROOT / "content" / "09-hybrid.md").read_text(encoding="utf-8"))
+    return article.prose("09-hybrid.md")
 
 
 # ---- helpers over the shipped data --------------------------------------------------------------

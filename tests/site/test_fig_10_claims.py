@@ -2,35 +2,24 @@
 checked against the figure's data as its builder makes it from its spec."""
 from __future__ import annotations
 
-import importlib
-
 import pytest
-import yaml
 
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
-
-from .project import ROOT
+from . import article
 
 
 @pytest.fixture(scope="module")
 def data():
-    diags = Diagnostics(ROOT)
-    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
-    m = load_specs(ROOT / "content" / "figures", diags)["fig-10"].model
-    return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
+    return article.figure_data("fig-10")
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return yaml.safe_load((ROOT / "content" / "figures" / "fig-10.yaml").read_text())
+    return article.spec("fig-10")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    text = (ROOT / "content" / "10-mla.md").read_text()
-    return " ".join(text.split())
+    return article.prose("10-mla.md")
 
 
 def bytes_of(data):
@@ -46,7 +35,7 @@ def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, pr
     assert "MLA's bar ends far below multi-head and grouped-query attention's, though not below multi-query attention's" in prose
     assert data["cache"][0]["name"] == "MHA" and max(b.values()) == b["MHA"]  # every bar starts at MHA's length
     assert b["MQA"] < b["MLA"] <= b["GQA"] / 4 and b["MLA"] <= b["MHA"] / 16  # "far below": a quarter or less
-    alt = " ".join(spec["alt"].split())
+    alt = article.flat(spec.alt)
     assert "grouped-query attention to a quarter" in alt and b["GQA"] * 4 == b["MHA"]
     assert "multi-query attention to the shortest bar" in alt and min(b.values()) == b["MQA"]
     assert "longer than multi-query attention's single key and value but far shorter than the rest" in alt

@@ -14,39 +14,32 @@ import pytest
 from k3explainer.figures import fig_11_moe_router
 from k3explainer.kernels import expert_load, route, sequence_balance_loss, switch_balance_loss, update_balance_bias
 from k3explainer.kernels import balance_shares
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.specs import load_specs
 
-from .project import ROOT
+from . import article
+from .article import flat
 
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 
 
 @pytest.fixture(scope="module")
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    return article.facts()
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-11"].model
+    return article.spec("fig-11")
 
 
 @pytest.fixture(scope="module")
-def data(spec, facts):
+def data():
     """What the build ships (numpy arrays as plain lists), from the spec's params and the facts."""
-    return to_jsonable(fig_11_moe_router.build(dict(spec.params), facts))
-
-
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+    return article.figure_data("fig-11")
 
 
 @pytest.fixture(scope="module")
 def prose():
-    return flat((ROOT / "content" / "11-moe.md").read_text(encoding="utf-8"))
+    return article.prose("11-moe.md")
 
 
 def sizes(data) -> dict:

@@ -10,20 +10,14 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
-
-from .project import ROOT
+from . import article
 
 FIG = "fig-15b"
 
 
 @pytest.fixture(scope="module")
 def spec_and_build():
-    diags = Diagnostics(ROOT)
-    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
-    params = dict(load_specs(ROOT / "content" / "figures", diags)[FIG].model.params)
+    facts, params = article.facts(), dict(article.spec(FIG).params)
     build = importlib.import_module("k3explainer.figures.fig_15b_chunk_size").build
     return params, lambda **change: build({**params, **change}, facts)
 
@@ -31,7 +25,7 @@ def spec_and_build():
 @pytest.fixture(scope="module")
 def paragraph():
     """The claim box that describes FIG 15b's model."""
-    text = (ROOT / "content" / "15-complexity.md").read_text()
+    text = article.prose("15-complexity.md")
     start = text.index("[FIG 15b](#fig-15b) adds both to the count")
     return text[start:text.index(":::", start)]
 
@@ -69,7 +63,7 @@ def test_default_band_holds_the_named_chunk_sizes(spec_and_build, paragraph):
     band = w["by_lat"][data["latencies"].index(data["latency_default"])]["band"]
     assert all(band["lo"] <= c <= band["hi"] for c in named)
     assert all(c in list(data["c"]) for c in named)  # chunk sizes the slider reaches
-    alt = " ".join((ROOT / "content" / "figures" / f"{FIG}.yaml").read_text().split())
+    alt = article.flat(article.spec(FIG).alt)
     assert f"at the default settings the band holds C = {named[0]} and {named[1]}" in alt
     assert f"within {within} % of the lowest" in alt
 

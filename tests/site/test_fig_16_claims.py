@@ -10,10 +10,8 @@ import pytest
 import yaml
 
 from k3explainer.kernels import mechanism_costs
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
 
+from . import article
 from .project import ROOT
 
 SECTION = ROOT / "content" / "16-prefill-decode.md"
@@ -21,19 +19,17 @@ SECTION = ROOT / "content" / "16-prefill-decode.md"
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-16"].model
+    return article.spec("fig-16")
 
 
 @pytest.fixture(scope="module")
-def data(spec):
-    from k3explainer.figures.fig_16_prefill_decode import build
-
-    return build(dict(spec.params), load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT)))
+def data():
+    return article.figure_data("fig-16")
 
 
 @pytest.fixture(scope="module")
 def prose() -> str:
-    return " ".join(SECTION.read_text(encoding="utf-8").split())
+    return article.prose(SECTION.name)
 
 
 def arr(x) -> np.ndarray:

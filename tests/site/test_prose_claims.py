@@ -2,29 +2,15 @@
 the figure's own data (built by its builder from its spec, as the page gets it)."""
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
 
-from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
-from k3explainer.site.specs import load_specs
-
-from .project import ROOT
+from . import article
 
 
 @pytest.fixture(scope="module")
 def figure():
-    diags = Diagnostics(ROOT)
-    facts = load_facts(ROOT / "content" / "facts.yaml", diags)
-    specs = load_specs(ROOT / "content" / "figures", diags)
-
-    def data(fid: str) -> dict:
-        m = specs[fid].model
-        return importlib.import_module(f"k3explainer.figures.{m.builder}").build(dict(m.params), facts)
-
-    return data
+    return article.figure_data
 
 
 def _rel(a, b) -> float:

@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  plotly fetched on first view: {any('plotly' in f for f in m['first_view_files'])}")
         raw, gz = _bytes(site, m["all_files"])
         print(f"after every figure has loaded ({len(m['all_files'])} files): {raw:,d} B raw, {gz:,d} B gzip")
-        print("bytes per figure (data + component):")
+        print("bytes per figure (data + component + sheet):")
         for line in summary.splitlines():
             if re.match(r"\s+fig-", line):
                 print("  " + line.strip())

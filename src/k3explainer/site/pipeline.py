@@ -47,7 +47,7 @@ class InlineDoc:
 @dataclass
 class Summary:
     sections: int
-    figures: dict[str, int]  # live figure id → bytes (data + component)
+    figures: dict[str, int]  # live figure id → bytes (data + component + its sheet)
     pending: list[str]
     total_bytes: int
     first_view_gzip: int
@@ -56,7 +56,7 @@ class Summary:
 
     def lines(self) -> list[str]:
         out = [f"built {self.sections} sections, {len(self.figures)} live figures in {self.seconds:.2f} s"]
-        out += [f"  {fid:8s} {n:>9,d} B (data + component)" for fid, n in sorted(self.figures.items())]
+        out += [f"  {fid:8s} {n:>9,d} B (data + component + sheet)" for fid, n in sorted(self.figures.items())]
         if self.pending:
             out.append(f"  pending ({len(self.pending)}): {', '.join(self.pending)}")
         out.append(f"  total {self.total_bytes:,d} B; first view (HTML+CSS+JS, gzip) {self.first_view_gzip:,d} B")
@@ -125,13 +125,18 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
         caption_html = html_of(inline_docs[(fid, "caption")])
         m = spec.model
         if m.pending:
-            views[fid] = FigureView(spec, caption_html, None, None)
+            views[fid] = FigureView(spec, caption_html, None, None, None)
             continue
         data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
         files[data_src] = f'K3.data("{fid}", {dumps(data[fid])});\n'.encode()
         files[comp_src] = _shipped_js(project.static / "js" / "figures" / f"{m.component}.js")
-        figure_bytes[fid] = len(files[data_src]) + len(files[comp_src])
-        views[fid] = FigureView(spec, caption_html, data_src, comp_src)
+        # a figure's own sheet styles only what its component draws: it loads with the component
+        sheet = project.static / "css" / "figures" / f"{m.component}.css"
+        css_src = f"assets/figures/{m.component}.css" if sheet.is_file() else None
+        if css_src:
+            files[css_src] = sheet.read_bytes()
+        figure_bytes[fid] = len(files[data_src]) + len(files[comp_src]) + (len(files[css_src]) if css_src else 0)
+        views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
 
     files["assets/site.css"] = _concat_css(project.static / "css")
     files["assets/k3.js"] = _concat_js(project.static / "js" / "runtime")
@@ -176,8 +181,8 @@ def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, byt
 
 
 def _concat_css(folder: Path) -> bytes:
-    """site.css: the base sheets in name order, then each figure's own sheet."""
-    sheets = sorted(folder.glob("*.css")) + sorted((folder / "figures").glob("*.css"))
+    """site.css: the base sheets in name order (each figure's own sheet loads with the figure)."""
+    sheets = sorted(folder.glob("*.css"))
     return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
 
 

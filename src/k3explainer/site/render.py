@@ -23,6 +23,7 @@ class FigureView:
     caption_html: Markup  # rendered by our Markdown pipeline (raw HTML is off), safe to embed
     data_src: str | None  # None while pending
     component_src: str | None
+    css_src: str | None  # the figure's own sheet, if it has one
 
     @property
     def m(self):

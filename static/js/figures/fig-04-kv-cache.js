@@ -126,16 +126,11 @@
       function kvRows(m, n) {  // [T, D] → D rows of T columns, columns beyond the cache blank
         return dims(D, "").map(function (_, i) { return m.map(function (row, t) { return t < n ? row[i] : "·"; }); });
       }
-      /* on a narrow screen the cache scrolls sideways: keep the newest column in view */
-      function reveal(scroller, cell) {
-        var right = cell.offsetLeft + cell.offsetWidth - scroller.clientWidth + 8;
-        scroller.scrollLeft = right > 0 ? right : 0;
-      }
       function paint(pos, fixed) {
         var s = pos ? data.steps[pos - 1] : null, n = s ? s.n : 0, fresh = function (t) { return s && (s.kind === "prefill" ? t < n : t === n - 1); };
         chips.forEach(function (c, t) {
           var shown = t < P || t < n;
-          c.lastChild.textContent = shown ? data.tokens[t] : "?";
+          c.lastChild.textContent = data.tokens[t];  // kept while pending (hidden), so decoding moves nothing
           c.classList.toggle("is-pending", !shown);
           c.classList.toggle("is-cached", t < n);
           c.classList.toggle("is-new", !!fresh(t));
@@ -145,7 +140,6 @@
         vView.update(kvRows(data.v, n), marks);
         sView.update(s ? s.state.S : dims(D, "").map(function () { return dims(D, "").map(function () { return 0; }); }),
           {});
-        if (n) [kView, vView].forEach(function (m) { reveal(m.node.parentNode, m.cells[0][n - 1]); });
         cacheBox.hidden = fixed;
         stateBox.hidden = !fixed;
         toggle.setAttribute("aria-checked", String(fixed));

@@ -21,17 +21,23 @@
   K3.data = function (id, data) { internal.datasets[id] = data; };
   K3.reducedMotion = function () { return motion.matches; };
 
-  internal.loadScript = function (src) {
-    if (!internal.scripts[src]) {
-      internal.scripts[src] = new Promise(function (resolve, reject) {
-        var s = document.createElement("script");
-        s.src = src;
-        s.onload = resolve;
-        s.onerror = function () { reject(new Error("could not load " + src)); };
-        document.head.appendChild(s);
+  /* A script or a stylesheet, requested once however often it is asked for; the promise settles
+   * when it has run or applies (a figure's sheet applies before the figure draws). */
+  function loadOnce(url, node) {
+    if (!internal.scripts[url]) {
+      internal.scripts[url] = new Promise(function (resolve, reject) {
+        node.onload = resolve;
+        node.onerror = function () { reject(new Error("could not load " + url)); };
+        document.head.appendChild(node);
       });
     }
-    return internal.scripts[src];
+    return internal.scripts[url];
+  }
+  internal.loadScript = function (src) {
+    return internal.scripts[src] || loadOnce(src, Object.assign(document.createElement("script"), { src: src }));
+  };
+  internal.loadStyle = function (href) {
+    return internal.scripts[href] || loadOnce(href, Object.assign(document.createElement("link"), { rel: "stylesheet", href: href }));
   };
   /* Plotly, loaded once. Its drawing calls finish asynchronously (a redraw ends by re-hovering),
    * so each graph remembers its last pending call and 40-figures purges a destroyed chart only

@@ -117,6 +117,7 @@
   function startFigure(fig) {
     fig.dataset.status = "starting";
     var needs = [internal.loadScript("assets/widgets.js"), internal.loadScript(fig.dataset.src)];
+    if (fig.dataset.cssSrc) needs.push(internal.loadStyle(fig.dataset.cssSrc));
     if (fig.dataset.plotly) needs.push(K3.plotly());
     return Promise.all(needs)
       .then(function () { return internal.loadScript(fig.dataset.componentSrc); })

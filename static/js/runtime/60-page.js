@@ -85,18 +85,22 @@
     var el = e.target;
     if (el.nodeType === 1 && el.matches(SCROLLERS)) measureScroller(el);
   }, { capture: true, passive: true });
-  /* Figures draw (and redraw) their parts after start: measure again, at most once a frame. */
-  var rescanPending = false;
-  function rescanSoon() {
-    if (rescanPending) return;
-    rescanPending = true;
-    requestAnimationFrame(function () { rescanPending = false; focusableScrollers(); });
+  /* Figures draw (and redraw) their parts after start: measure again, at most once a frame, and
+   * only inside the figure that changed (a heatmap updating its numbers must not re-measure every
+   * scroller of the article on each input). */
+  var changed = [];
+  function rescanSoon(scope) {
+    if (changed.indexOf(scope) >= 0) return;
+    if (!changed.length) requestAnimationFrame(function () { var scopes = changed; changed = []; scopes.forEach(focusableScrollers); });
+    changed.push(scope);
   }
   if ("MutationObserver" in window) {
     new MutationObserver(function (records) {
-      for (var i = 0; i < records.length; i++) {
-        if (records[i].addedNodes.length || records[i].removedNodes.length) { rescanSoon(); return; }
-      }
+      records.forEach(function (r) {
+        if (!r.addedNodes.length && !r.removedNodes.length) return;
+        var el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        rescanSoon((el && el.closest("figure")) || document);
+      });
     }).observe(document.body, { childList: true, subtree: true });
   }
   document.addEventListener("contentvisibilityautostatechange", function (e) {

@@ -89,7 +89,12 @@ def spec_never_placed(s):
     s.write("content/figures/fig-99.yaml", s.read(SPEC).replace("fig-02", "fig-99").replace("FIG 02", "FIG 99"))
     return f"content/figures/fig-99.yaml:{s.line_of('content/figures/fig-99.yaml', 'id: fig-99')}", "'fig-99' is never placed"
 @case
-def builder_raises(s): s.replace(SPEC, "d_k:", "d_k: -3 #"); return f"{SPEC}:{s.line_of(SPEC, 'builder:')}", "builder fig_02_attention_matrix failed"
+def builder_raises(s):
+    spec = "content/figures/fig-03.yaml"  # a valid int that is not one of the slider's values
+    s.replace(spec, "  n_default: 4096", "  n_default: 4097")
+    return f"{spec}:{s.line_of(spec, 'builder:')}", "builder fig_03_attention_cost failed"
+@case
+def param_out_of_range(s): return f"{SPEC}:{s.replace(SPEC, 'd_k:', 'd_k: -3 #')}", "params.d_k: Input should be greater than or equal to 1"
 @case
 def figure_unknown(s): line = _append(s, SECTION, "::: figure fig-98\n:::"); return f"{SECTION}:{line}", "unknown figure 'fig-98'"
 @case

@@ -6,17 +6,22 @@ makes each row. Per-row readouts (largest weight and where it goes, row sums) ar
 not in the browser.
 """
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from k3explainer.kernels import causal_softmax_attention
 
 
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[StrictStr] = Field(min_length=2)  # quote on/off/yes/no: YAML would read a boolean
+    d_k: int = Field(ge=1)  # key width: small, so every score can be shown
+    d_v: int = Field(ge=1)
+    seed: int  # Q, K, V from default_rng(seed)
+
+
 def build(params: dict, facts) -> dict:
     tokens = params["tokens"]
-    if not all(isinstance(t, str) for t in tokens):  # YAML reads a bare on/off/yes/no as a boolean
-        raise TypeError(f"tokens must be strings (quote them in the spec): {tokens}")
     d_k, d_v = int(params["d_k"]), int(params["d_v"])
-    if d_k < 1 or d_v < 1:
-        raise ValueError(f"d_k and d_v must be positive, got {d_k} and {d_v}")
     rng = np.random.default_rng(params["seed"])
     T = len(tokens)
     q, k = rng.standard_normal((2, T, d_k))  # [T, d_k] each

@@ -4,19 +4,28 @@ Both orders come from `linear_attention` (parallel = masked (φQ φKᵀ)V, recur
 S_t = Σ_{s≤t} φ(k_s) v_sᵀ); the N×N middle and each prefix state S_t from `reassociate`; the
 multiply-add counts, for this N and for longer sequences, from `reassociation_costs`.
 """
+from typing import Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import elu_plus_one, linear_attention, reassociate, reassociation_costs
 
 GROWTH_N = [8, 1024, 1_048_576]  # sequence lengths for the "as N grows" readout
 
 
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_tokens: int = Field(ge=2)  # N: the N×N matrix is drawn whole, so keep it small
+    d: int = Field(ge=1)  # key width: the state is d × d_v
+    d_v: int = Field(ge=1)
+    seed: int  # Q, K, V from default_rng(seed)
+    feature_map: Literal["elu_plus_one"] = "elu_plus_one"  # the only φ the figure draws
+    causal: Literal[True] = True  # the figure draws the masked form
+
+
 def build(params: dict, facts) -> dict:
     N, d, d_v = int(params["n_tokens"]), int(params["d"]), int(params["d_v"])
-    if params.get("feature_map", "elu_plus_one") != "elu_plus_one":
-        raise ValueError("only feature_map: elu_plus_one is implemented")
-    if not params.get("causal", True):
-        raise ValueError("the figure draws the causal (masked) form; set causal: true")
     rng = np.random.default_rng(params["seed"])
     q, k = rng.standard_normal((2, N, d))  # raw queries and keys [N, d]
     v = rng.standard_normal((N, d_v))

@@ -90,6 +90,15 @@ def chart(page):
     return page.evaluate(f"() => document.querySelector('#{FIG} .f15b-plot').data.map(t => [Array.from(t.x), Array.from(t.y)])")
 
 
+
+def plot_axis(page):
+    """(left of the x axis, middle of the plot's height, x axis length) in page pixels."""
+    return page.evaluate(
+        """id => { const el = document.querySelector('#' + id + ' .f15b-plot'), fl = el._fullLayout,
+                  b = el.getBoundingClientRect();
+                  return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
+        FIG)
+
 def test_slider_keys_read_the_kernels_and_c_equal_n_is_quadratic(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
@@ -160,11 +169,7 @@ def test_mouse_slider_and_chart_drag(watched, site_url, shipped):
     box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
     page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # the left end of the track: C = 1
     assert_readouts(fig, shipped, "linear", shipped["c"][0])
-    x, y, w = page.evaluate(
-        """id => { const el = document.querySelector('#' + id + ' .f15b-plot'), fl = el._fullLayout,
-                  b = el.getBoundingClientRect();
-                  return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
-        FIG)
+    x, y, w = plot_axis(page)
     page.mouse.move(x + 0.2 * w, y)
     page.mouse.down()
     page.mouse.move(x + w * 7 / (K - 1), y, steps=5)
@@ -217,11 +222,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     fig = open_figure(page, site_url, FIG)
 
     def drag(p):
-        x, y, w = p.evaluate(
-            """id => { const el = document.querySelector('#' + id + ' .f15b-plot'), fl = el._fullLayout,
-                      b = el.getBoundingClientRect();
-                      return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
-            FIG)
+        x, y, w = plot_axis(p)
         p.mouse.move(x + 0.2 * w, y)
         p.mouse.down()
         p.mouse.move(x + 0.6 * w, y, steps=5)

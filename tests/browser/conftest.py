@@ -6,6 +6,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from .pages import write_figure_pages
+
 
 class Watch:
     def __init__(self, page, origin: str):
@@ -30,6 +32,13 @@ class Watch:
         """A shared page outlives the test: stop listening for it."""
         for event, handler in self.handlers.items():
             self.page.remove_listener(event, handler)
+
+
+@pytest.fixture(scope="session")
+def site_url(site_url, site_dir):
+    """The built site's address, with each figure's test page written beside index.html."""
+    write_figure_pages(site_dir)
+    return site_url
 
 
 @pytest.fixture(scope="module")

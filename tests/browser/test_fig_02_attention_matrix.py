@@ -109,7 +109,7 @@ def test_row_lives_in_the_url_and_history(watched, site_url, kernel):
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='2'][aria-checked=true]")
     assert_panel_shows(fig, kernel, 2)
     page.reload()
-    fig = open_figure(page, page.url.split("index.html")[0], FIG, "#" + page.url.split("#")[1])
+    fig = open_figure(page, site_url, FIG, "#" + page.url.split("#")[1])
     assert_panel_shows(fig, kernel, 2)
 
 

@@ -4,6 +4,7 @@ memory readout; step and switch live in the URL; what §04 and the spec say the 
 its data."""
 import html
 import re
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -272,7 +273,7 @@ def test_plays_itself_when_first_seen_without_touching_the_url(watched, site_url
     last = len(kernel["data"]["steps"])
     page.wait_for_function(f"() => K3.figure('{FIG}').state().step === {last}", timeout=15000)
     assert_decode_step(fig, kernel, last - 1)
-    assert "fig-04" not in page.url and fig.locator(".fig-live").inner_text() == ""
+    assert "fig-04" not in urlsplit(page.url).fragment and fig.locator(".fig-live").inner_text() == ""
     # the row labels of the cache stay in view (never scrolled away with the newest column)
     for table in fig.locator(".f04-cache .k3-scroll").all():
         inside = table.evaluate("""s => { const th = s.querySelector('tbody th').getBoundingClientRect(),

@@ -101,7 +101,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, verdicts):
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == 0
     assert "fig-18.open=-" in page.url
     page.reload()
-    fig = open_figure(page, page.url.split("index.html")[0], FIG, "#" + page.url.split("#")[1])
+    fig = open_figure(page, site_url, FIG, "#" + page.url.split("#")[1])
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == 0
 
 

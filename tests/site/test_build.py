@@ -101,7 +101,7 @@ def test_no_math_javascript_and_no_other_hosts(compiled):
 def test_manifest_gives_every_figure_and_fact_its_provenance(compiled):
     files, _ = compiled
     manifest = json.loads(files["manifest.json"])
-    assert len(manifest["figures"]) == 20
+    assert len(manifest["figures"]) == 24
     for fid, fig in manifest["figures"].items():
         if not fig["pending"]:
             prov = fig["provenance"]
@@ -118,16 +118,16 @@ def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
     files, summary = compiled
     html = files["index.html"].decode()
     figures = re.findall(r'<figure id="(fig-[0-9a-z]+)"', html)
-    assert len(figures) == 20 == len(set(figures))
+    assert len(figures) == 24 == len(set(figures))
     for fid in figures:
         assert f'id="{fid}-alt"' in html
-    assert html.count('class="fig-stage" style="--h-1100:') == 20
+    assert html.count('class="fig-stage" style="--h-1100:') == 24
     assert set(summary.pending) | set(summary.figures) == set(figures)
 
 
 def test_first_view_stays_within_budget(compiled):
     _, summary = compiled
-    assert summary.first_view_gzip <= 120_000
+    assert summary.first_view_gzip <= 132_000  # guard against regressions; the budget (80 KB) is issue #16's
 
 
 def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):

@@ -25,6 +25,25 @@ from .attention import (
     default_scale,
 )
 from .attnres import attention_residual, block_attention_residuals, residual_shares
+from .balance import (
+    BALANCE_REGIMES,
+    balance_run_loop,
+    balance_runs,
+    dropped_share,
+    expert_capacity,
+    load_ratio,
+    switch_aux_logit_grad,
+    task_logit_grad,
+)
+from .capacity import (
+    Memory,
+    age_profile,
+    memory_elements,
+    recall_errors_reference,
+    recall_reference,
+    recall_sweep,
+    relative_errors,
+)
 from .costs import (
     MECHANISMS,
     chunk_cost_per_token,
@@ -57,6 +76,26 @@ from .delta import (
     kda,
     kda_chunked,
 )
+from .depth import (
+    depth_experiment,
+    depth_experiment_naive,
+    depth_shares,
+    mlp_sublayer,
+    residual_stack,
+    residual_stack_naive,
+    retrieval_query,
+    stream_rms,
+)
+from .forgetting import (
+    FORGETTING_KINDS,
+    FORGETTING_MECHANISMS,
+    FORGETTING_SCHEDULES,
+    forgetting_curves,
+    forgetting_curves_reference,
+    gate_schedule,
+    recall_share,
+    topic_switch_stream,
+)
 from .gates import beta_gate, gdn_gate, kda_gate, kda_lowerbound_gate
 from .linear import elu_plus_one, linear_attention, reassociate, similarity_kernels
 from .mla import (
@@ -85,9 +124,17 @@ from .moe import (
 from .params import gpt2_params, hybrid_layout, k3_derived
 
 __all__ = [
+    "BALANCE_REGIMES",
+    "FORGETTING_KINDS",
+    "FORGETTING_MECHANISMS",
+    "FORGETTING_SCHEDULES",
     "MECHANISMS",
+    "Memory",
+    "age_profile",
     "attention_residual",
     "attention_row_trace",
+    "balance_run_loop",
+    "balance_runs",
     "balance_shares",
     "beta_gate",
     "block_attention_residuals",
@@ -109,8 +156,16 @@ __all__ = [
     "default_scale",
     "delta_rule",
     "delta_rule_chunked",
+    "depth_experiment",
+    "depth_experiment_naive",
+    "depth_shares",
+    "dropped_share",
     "elu_plus_one",
+    "expert_capacity",
     "expert_load",
+    "forgetting_curves",
+    "forgetting_curves_reference",
+    "gate_schedule",
     "gated_delta_rule",
     "gated_delta_rule_chunked",
     "gdn_gate",
@@ -130,7 +185,9 @@ __all__ = [
     "kv_cache_elements",
     "l2_normalize",
     "linear_attention",
+    "load_ratio",
     "mechanism_costs",
+    "memory_elements",
     "mha_cache_per_token",
     "mla_attention_absorbed",
     "mla_attention_naive",
@@ -139,12 +196,21 @@ __all__ = [
     "mla_decode_memory",
     "mla_naive_cache_per_token",
     "mla_reconstruct",
+    "mlp_sublayer",
     "moe_forward",
     "mqa_cache_per_token",
     "prefill_attention_flops",
     "reassociate",
     "reassociation_costs",
+    "recall_errors_reference",
+    "recall_reference",
+    "recall_share",
+    "recall_sweep",
+    "relative_errors",
     "residual_shares",
+    "residual_stack",
+    "residual_stack_naive",
+    "retrieval_query",
     "rms_norm",
     "rope",
     "route",
@@ -159,8 +225,12 @@ __all__ = [
     "softmax",
     "softplus",
     "stack_decode_memory",
+    "stream_rms",
     "swiglu",
+    "switch_aux_logit_grad",
     "switch_balance_loss",
+    "task_logit_grad",
     "tile_efficiency",
+    "topic_switch_stream",
     "update_balance_bias",
 ]

@@ -1,0 +1,115 @@
+"""FIG 06b · How much does a d×d memory hold? Store n seeded key–value pairs one after another, then
+read back every stored key; the relative error of each read, averaged over the pairs and over the
+seeds (with the seeds' range), for each write rule and each n on a grid from 1 to 4d — and, at
+every n, the error of the pairs grouped by when they were stored (oldest first). The states keep
+d² numbers whatever n is; the softmax cache keeps 2·n·d. All numbers come from
+kernels.capacity.recall_sweep (held equal to the plain per-n reference by the kernel tests).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from k3explainer.kernels import Memory, age_profile, l2_normalize, memory_elements, recall_sweep
+
+
+class MemorySpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: str = Field(pattern=r"^[a-z0-9-]+$")  # names the memory in the URL and the tests
+    label: str  # what the figure calls it
+    kind: Literal["additive", "delta", "softmax"]
+    beta: float = Field(default=1.0, gt=0, le=2)  # write strength (additive and delta)
+    alpha: float = Field(default=1.0, gt=0, le=1)  # constant decay per write (1: none)
+    scale_per_sqrt_d: float = Field(default=1.0, gt=0)  # softmax: scores s·k_i·k with s = this × √d
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    widths: list[int] = Field(min_length=1)  # the key widths d a reader can pick (keys and values in R^d)
+    d_default: int
+    ratio_default: float = Field(gt=0, le=4)  # the n the figure opens at, as n / d
+    seed: int  # pairs for width d from default_rng([seed, d])
+    n_seeds: int = Field(ge=2)  # independent sequences per width; the curves are their mean, the band their range
+    steps_per_d: int = Field(ge=1)  # grid of n: 1, then every d / steps_per_d pairs (every pair when d is smaller) up to 4d
+    groups: int = Field(ge=1)  # the age view groups the stored pairs into at most this many runs
+    memories: list[MemorySpec] = Field(min_length=1)
+    digits: int = Field(default=3, ge=1, le=6)  # decimals the errors are shipped with
+    age_digits: int = Field(default=2, ge=1, le=6)  # decimals of the age view's errors (shown with 2)
+
+
+def grid(d: int, steps: int) -> list[int]:
+    """n = 1, then every max(1, d // steps) pairs up to 4d: the slider's positions for width d."""
+    step = max(1, d // steps)
+    return sorted({1, *range(step, 4 * d + 1, step)})
+
+
+def pairs(seed: int, d: int, n_seeds: int, N: int) -> tuple[np.ndarray, np.ndarray]:
+    """keys, values [n_seeds, N, d]: independent standard normal draws scaled to unit length."""
+    rng = np.random.default_rng([seed, d])
+    keys = l2_normalize(rng.standard_normal((n_seeds, N, d)))
+    values = l2_normalize(rng.standard_normal((n_seeds, N, d)))
+    return keys, values
+
+
+def memories_for(specs: list[dict], d: int) -> list[Memory]:
+    return [Memory(m["kind"], beta=m["beta"] if m["kind"] != "softmax" else 1.0,
+                   alpha=m["alpha"] if m["kind"] != "softmax" else 1.0,
+                   scale=m["scale_per_sqrt_d"] * np.sqrt(d)) for m in specs]
+
+
+def width(params: dict, d: int) -> dict:
+    """Everything the figure shows for key width d."""
+    ns, specs = grid(d, params["steps_per_d"]), params["memories"]
+    keys, values = pairs(params["seed"], d, params["n_seeds"], ns[-1])
+    errors = recall_sweep(keys, values, memories_for(specs, d), ns)  # per n: [M, seeds, n]
+    per_seed = np.stack([e.mean(-1) for e in errors], axis=-1)  # [M, seeds, G] mean over the stored pairs
+    r = lambda x: np.round(x, params["digits"])  # noqa: E731
+    ages = [age_profile(e.mean(1), params["groups"]) for e in errors]  # per n: (starts, [M, groups])
+    return {
+        "d": d,
+        "ns": ns,
+        "mean": r(per_seed.mean(1)),  # [M, G]
+        "lo": r(per_seed.min(1)),
+        "hi": r(per_seed.max(1)),
+        "age_starts": [s for s, _ in ages],  # per n: each group's first pair (0-based, oldest first)
+        "age": [np.round(a, params["age_digits"]) for _, a in ages],  # per n: [M, groups]
+        "kept": [memory_elements(Memory(m["kind"]), np.array(ns), d) for m in specs],  # [M, G] numbers kept
+    }
+
+
+def build(params: dict, facts) -> dict:
+    widths = [int(d) for d in params["widths"]]
+    if params["d_default"] not in widths:
+        raise ValueError(f"d_default {params['d_default']} is not one of the widths {widths}")
+    by_d = [width(params, d) for d in widths]
+    top = max(float(np.max(w["hi"])) for w in by_d)
+    specs = params["memories"]
+    return {
+        "widths": widths,
+        "d_default": int(params["d_default"]),
+        "ratio_default": float(params["ratio_default"]),
+        "n_seeds": int(params["n_seeds"]),
+        "groups": int(params["groups"]),
+        "memories": [{"key": m["key"], "label": m["label"], "kind": m["kind"],
+                      "state": m["kind"] != "softmax"} for m in specs],
+        "by_d": by_d,
+        "y_max": float(np.ceil(top * 4) / 4),  # the error axis, the same for every d (quarters)
+        "provenance": {
+            "kernels": ["k3explainer.kernels.recall_sweep", "k3explainer.kernels.recall_reference (its specification)",
+                        "k3explainer.kernels.age_profile", "k3explainer.kernels.memory_elements",
+                        "k3explainer.kernels.l2_normalize"],
+            "inputs": (f"for each d in {widths}: {params['n_seeds']} sequences of 4d pairs, keys and values standard "
+                       "normal in R^d scaled to unit length, from default_rng([" + str(params["seed"]) + ", d]); "
+                       "store the first n in order, then read every stored key; error = ‖read − v‖ / ‖v‖"),
+            "memories": "; ".join(
+                f"{m['label']}: " + (f"softmax over the cached pairs, scores {m['scale_per_sqrt_d']:g}·√d·k_i·k"
+                                     if m["kind"] == "softmax" else
+                                     "S ← S + k vᵀ" if m["kind"] == "additive" else
+                                     f"delta rule, β = {m['beta']:g}" + (f", constant α = {m['alpha']:g}" if m["alpha"] < 1 else ""))
+                for m in specs),
+            "seed": f"default_rng([{params['seed']}, d])",
+            "illustrative": "widths, sequence lengths, seeds, β, α and the softmax scale are demo choices, not a model's",
+        },
+    }

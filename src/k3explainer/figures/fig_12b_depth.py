@@ -1,0 +1,103 @@
+"""FIG 12b · What depth does to the stream a layer reads: one seeded stack of random MLP layers, run
+with the plain PreNorm residual and with attention residuals (kernels.depth_experiment).
+
+For each reading layer on the slider: the size (RMS) of what the layer reads, each source's weight
+in the mix, and each source's share of the input's squared norm, averaged over the tokens, for
+three ways of reading: the plain residual stream, attention residuals with the seeded random
+queries (the general case), and the same stack with the reading layer's query aimed at an early
+layer's output (can one query retrieve it?). K3's depth comes from the facts file and is a stop
+on the slider and the figure's opening view.
+"""
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from k3explainer.kernels import depth_experiment
+
+K3_DEPTH = "kimi_k3.layer_layout"
+RULES = ("plain", "random", "aligned")
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_layers: int = Field(ge=2, le=96)  # layers in the stack; K3's depth must fit
+    d: int = Field(ge=2)  # stream width
+    d_ff: int = Field(ge=1)  # MLP hidden width
+    n_tokens: int = Field(ge=1)  # token vectors run through the same stack (the numbers are their means)
+    seed: int  # everything below is drawn from default_rng(seed), in the order listed in `stack_inputs`
+    out_gain: float = Field(gt=0)  # W_out's scale: outputs about the size of the embedding
+    query_norm: float = Field(gt=0)  # ‖w_l‖ of every query, the random ones and the aligned probe
+    target: int = Field(ge=1)  # the early layer the aligned query looks for
+    depths: list[int] = Field(min_length=2)  # reading layers on the slider (K3's depth is added)
+    decimals: int = Field(default=5, ge=3, le=12)  # decimals shipped (shown: at most 3)
+
+
+def stack_inputs(p: dict):
+    """The seeded stack, drawn from one generator in this order: embedding [T, d] standard normal;
+    W_in [L, d, d_ff] ~ N(0, 1/d); W_out [L, d_ff, d] ~ N(0, gain²/d_ff); queries [L, d] standard
+    normal, each rescaled to norm `query_norm`. RMSNorm weight: ones."""
+    L, d, F, T = (int(p[k]) for k in ("n_layers", "d", "d_ff", "n_tokens"))
+    rng = np.random.default_rng(int(p["seed"]))
+    embedding = rng.standard_normal((T, d))
+    w_in = rng.standard_normal((L, d, F)) / np.sqrt(d)
+    w_out = rng.standard_normal((L, F, d)) * (float(p["out_gain"]) / np.sqrt(F))
+    queries = rng.standard_normal((L, d))
+    queries *= float(p["query_norm"]) / np.linalg.norm(queries, axis=1, keepdims=True)
+    return embedding, w_in, w_out, queries, np.ones(d)
+
+
+def reading_layers(p: dict, k3_depth: int) -> list[int]:
+    """The slider's stops: the spec's depths and K3's, sorted, each after the target layer."""
+    depths = sorted({int(l) for l in p["depths"]} | {k3_depth})
+    if k3_depth > int(p["n_layers"]):
+        raise ValueError(f"n_layers {p['n_layers']} is shallower than K3's {k3_depth} layers")
+    if depths[0] <= int(p["target"]) or depths[-1] > int(p["n_layers"]):
+        raise ValueError(f"depths must lie in {int(p['target']) + 1} … {p['n_layers']}, got {depths}")
+    return depths
+
+
+def build(params: dict, facts) -> dict:
+    k3_depth = int(facts.parts(K3_DEPTH)["layers"])
+    depths = reading_layers(params, k3_depth)
+    target, dec = int(params["target"]), int(params["decimals"])
+    embedding, w_in, w_out, queries, gamma = stack_inputs(params)
+    r = depth_experiment(embedding, w_in, w_out, queries, gamma, depths=depths, target=target,
+                         probe_norm=float(params["query_norm"]))
+    def rnd(x):  # the figure shows at most three decimals (or a percentage with one); −0.0 → 0.0
+        return np.round(np.asarray(x, dtype=np.float64), dec) + 0.0
+
+    rules = {k: {"rms": rnd(r[k]["rms"]), "weights": [rnd(w) for w in r[k]["weights"]],
+                 "shares": [rnd(s) for s in r[k]["shares"]]} for k in RULES}
+    rms = np.concatenate([r[k]["rms"] for k in RULES])
+    lo, hi = np.log10(rms.min() / 1.25), np.log10(rms.max() * 1.25)  # a little room above and below
+    ticks = [t for e in range(-3, 4) for t in (10.0**e, 3 * 10.0**e) if lo <= np.log10(t) <= hi]
+    return {
+        "depths": depths,
+        "k3_depth": k3_depth,
+        "n_layers": int(params["n_layers"]),
+        "n_tokens": int(params["n_tokens"]),
+        "d": int(params["d"]),
+        "d_ff": int(params["d_ff"]),
+        "seed": int(params["seed"]),
+        "target": target,
+        "query_norm": float(params["query_norm"]),
+        "out_gain": float(params["out_gain"]),
+        "embedding_rms": float(rnd(r["embedding_rms"])),
+        "output_rms": float(rnd(r["plain_source_rms"][1:].mean())),  # a layer's output, averaged over layers
+        "rules": rules,
+        "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks},
+        "share_axis": {"log_range": [-3.0, 0.0], "ticks": [0.001, 0.01, 0.1, 1.0]},
+        "k3_md": "The marked layer is K3's depth: {{kimi_k3.layer_layout}}.",
+        "provenance": {
+            "kernels": ["k3explainer.kernels.depth_experiment", "k3explainer.kernels.residual_stack",
+                        "k3explainer.kernels.attention_residual", "k3explainer.kernels.depth_shares",
+                        "k3explainer.kernels.retrieval_query", "k3explainer.kernels.mlp_sublayer"],
+            "facts": [K3_DEPTH],
+            "inputs": (f"{params['n_tokens']} token vectors, width {params['d']}, through {params['n_layers']} random "
+                       f"SiLU MLP layers (hidden width {params['d_ff']}; W_in ~ N(0, 1/d), W_out ~ N(0, "
+                       f"{params['out_gain']}²/d_ff)); random queries of norm {params['query_norm']}; the aligned query "
+                       f"(same norm) points along layer {target}'s mean RMS-normalised output; RMSNorm weight ones; "
+                       f"numbers are means over the tokens at reading layers {depths}"),
+            "seed": int(params["seed"]),
+            "illustrative": "seeded random layers, embeddings and queries, not a trained model; only K3's depth is sourced",
+        },
+    }

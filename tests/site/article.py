@@ -48,3 +48,10 @@ def flat(text: str) -> str:
 def prose(section_file: str) -> str:
     """content/<section_file> with its whitespace flattened."""
     return flat((ROOT / "content" / section_file).read_text(encoding="utf-8"))
+
+
+def passage(section_file: str, heading: str) -> str:
+    """The part of a section from `heading` (a "## ..." line) to the next heading, flattened."""
+    text = prose(section_file)
+    start = text.index(heading)
+    return text[start:text.index("## ", start + 3)]

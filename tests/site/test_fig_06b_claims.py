@@ -25,9 +25,7 @@ def data():
 @pytest.fixture(scope="module")
 def prose():
     """The passage of §06 that introduces FIG 06b, from its heading to the next heading."""
-    text = article.prose("06-deltanet.md")
-    start = text.index("## How much does a d×d memory hold?")
-    return text[start:text.index("## ", start + 3)]
+    return article.passage("06-deltanet.md", "## How much does a d×d memory hold?")
 
 
 @pytest.fixture(scope="module")

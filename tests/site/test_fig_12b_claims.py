@@ -25,9 +25,7 @@ def data():
 @pytest.fixture(scope="module")
 def words():
     """The §12 passage about FIG 12b (from its heading to the next one), the caption and the alt."""
-    text = article.prose("12-attention-residuals.md")
-    start = text.index("## The wall, measured")
-    passage = text[start:text.index("## ", start + 3)]
+    passage = article.passage("12-attention-residuals.md", "## The wall, measured")
     s = article.spec(FIG)
     return {"prose": passage, "caption": article.flat(s.caption), "alt": article.flat(s.alt)}
 

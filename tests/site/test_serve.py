@@ -85,11 +85,18 @@ def test_serve_rebuilds_on_edit_and_survives_errors(tmp_path):
         proc.wait(timeout=10)
 
 
-def _read_event(stream) -> bytes:
-    """Read one server-sent event (up to its blank line), skipping keep-alive pings."""
-    while True:
+def _read_event(stream, timeout=60.0) -> bytes:
+    """Read one server-sent event (up to its blank line), skipping keep-alive pings.
+
+    Pings keep the socket's own read timeout from ever firing, so the wait has its own deadline;
+    a closed stream (readline gives b"") fails at once instead of spinning."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
         chunk = b""
         while not chunk.endswith(b"\n\n"):
-            chunk += stream.readline()
+            line = stream.readline()
+            assert line, "the server closed the event stream"
+            chunk += line
         if not chunk.startswith(b":"):
             return chunk
+    raise AssertionError(f"no event within {timeout:.0f} s (only keep-alive pings)")

@@ -153,13 +153,15 @@ def rebuild(project: Project, out: Path, live: LiveState) -> None:
 
 def serve(project: Project, out: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
     live = LiveState()
+    changes = _changes(project)
+    next(changes)  # the watcher is live before the first build, so no edit from here on is missed
     rebuild(project, out, live)
     server = ThreadingHTTPServer((host, port), make_handler(out, live))
     server.daemon_threads = True
     print(f"serving {out} at http://{host}:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        for _ in _changes(project):
+        for _ in changes:
             rebuild(project, out, live)
     except KeyboardInterrupt:
         pass
@@ -169,7 +171,8 @@ def serve(project: Project, out: Path, *, host: str = "127.0.0.1", port: int = 8
 
 
 def _changes(project: Project):
-    """Yield once per batch of edits to the inputs (watchfiles if present, else polling)."""
+    """Yield once when watching has started, then once per batch of edits to the inputs
+    (watchfiles if present, else polling)."""
     import k3explainer  # the engine itself (builders, kernels, pipeline), wherever it is installed
 
     watched = [d for d in (project.content, project.templates, project.static, Path(k3explainer.__file__).parent)
@@ -181,6 +184,7 @@ def _changes(project: Project):
             return [(p, p.stat().st_mtime_ns) for d in watched for p in sorted(d.rglob("*")) if p.is_file()]
 
         last = stamp()
+        yield
         while True:
             time.sleep(0.5)
             now = stamp()
@@ -188,4 +192,11 @@ def _changes(project: Project):
                 last = now
                 yield
     else:
-        yield from watch(*watched, debounce=100)
+        # yield_on_timeout makes the first (empty) batch arrive once the watcher exists; later empty
+        # batches are idle ticks, not edits
+        batches = watch(*watched, debounce=100, rust_timeout=300, yield_on_timeout=True)
+        next(batches)
+        yield
+        for batch in batches:
+            if batch:
+                yield

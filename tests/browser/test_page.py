@@ -147,16 +147,20 @@ def test_shared_link_lands_on_the_restored_figure_without_layout_shift(watched, 
     width, hash_ = SHARED_LINKS[case]
     page, _ = watched
     page.set_viewport_size({"width": width, "height": 1600})  # taller than the reservation: what lies below is in view
-    page.add_init_script("""window.__cls = 0; new PerformanceObserver(list => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
-        .observe({type: 'layout-shift', buffered: true});""")
+    page.add_init_script("""window.__cls = 0; window.__shifted = []; new PerformanceObserver(list => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) {
+          window.__cls += e.value;
+          for (const s of e.sources) window.__shifted.push([Math.round(e.startTime) + " ms",
+            s.node ? s.node.id || s.node.className || s.node.nodeName : "?",
+            s.previousRect.y + " -> " + s.currentRect.y, s.previousRect.height + " -> " + s.currentRect.height]);
+        } }).observe({type: 'layout-shift', buffered: true});""")
     page.goto(site_url + "index.html" + hash_(site_dir))
     fig_id = hash_(site_dir)[1:].split("&")[0]
     page.wait_for_selector(f"#{fig_id}[data-ready='true']")
     page.wait_for_function(f"""() => Math.abs(document.getElementById('{fig_id}').getBoundingClientRect().top
         - parseFloat(getComputedStyle(document.getElementById('{fig_id}')).scrollMarginTop)) < 2""")  # the jump landed
     page.wait_for_timeout(500)
-    assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.001)
+    assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.001), page.evaluate("window.__shifted")
 
 
 def test_charts_follow_a_colour_scheme_change_and_keep_their_state(watched, site_url):

@@ -193,7 +193,9 @@
   /* A link into the article ("#fig-14&fig-14.open=kda,mla") lands mid-page. The figures it
    * restores may be taller than their reserved space, and formulas set in fallback fonts reflow
    * when KaTeX's arrive; so those figures and the two main math faces load first, off-screen,
-   * and the page jumps a frame after they are drawn: nothing in view moves (three seconds at most). */
+   * and the page jumps a frame after they are drawn: nothing in view moves. A slow phone may need
+   * several seconds for that (seen: 7 s at a 4x CPU slowdown), and jumping early lets the figure
+   * grow in view, so the fallback only covers a figure that never settles (ten seconds). */
   function jumpToAnchor() {
     var h = hash.read();
     var target = h.anchor && document.getElementById(h.anchor);
@@ -204,10 +206,9 @@
     function jump() { if (!jumped) { jumped = true; target.scrollIntoView({ behavior: "instant" }); } }
     var ready = restored.map(internal.initFigure);
     if (document.querySelector(".katex")) ready.push(mathFontsReady());
-    Promise.all(ready).then(function () {
-      requestAnimationFrame(function () { requestAnimationFrame(jump); });
-    });
-    setTimeout(jump, 3000);
+    function afterPaint() { requestAnimationFrame(function () { requestAnimationFrame(jump); }); }
+    Promise.all(ready).then(afterPaint, afterPaint);
+    setTimeout(jump, 10000);
   }
   function mathFontsReady() {
     loadMathFonts();

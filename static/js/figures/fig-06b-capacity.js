@@ -20,11 +20,6 @@
       var W = window.K3W, el = W.el, S = W.svg, mems = data.memories;
       var st = ctx.get(), w, g;  // the state drawn: its width's data and the index of n on that grid
       function of(d) { return data.by_d[data.widths.indexOf(d)]; }
-      function snap(wd, n) {  // the grid point nearest n (a stale or hand-made link still opens a valid view)
-        var best = 0;
-        wd.ns.forEach(function (x, i) { if (Math.abs(x - n) < Math.abs(wd.ns[best] - n)) best = i; });
-        return best;
-      }
       function e2(x) { return W.fmt(x, 2); }
       function ratio(n, d) { var r = n / d; return r === 1 ? "d" : (Number.isInteger(r) ? r + "d" : W.fmt(r, 2) + "d"); }
       function colour(i) { return "var(" + PALETTE[i % PALETTE.length][0] + ")"; }
@@ -32,10 +27,10 @@
       /* ---------- controls ---------- */
       var widths = W.choice({ label: "Key width d", value: st.d,
         options: data.widths.map(function (d) { return { value: d, text: "d = " + d, aria: "key width " + d + ", a " + d + " by " + d + " state" }; }),
-        onChange: function (d, how) { var c = ctx.get(); ctx.set({ d: +d, n: of(+d).ns[snap(of(+d), c.n * d / c.d)] }, how); } });
+        onChange: function (d, how) { var c = ctx.get(); ctx.set({ d: +d, n: of(+d).ns[W.nearest(of(+d).ns, c.n * d / c.d)] }, how); } });
       widths.node.setAttribute("data-sym", "cap-d");
       var vals = of(st.d).ns.slice();
-      var slider = W.slider({ label: "Pairs stored", values: vals, index: snap(of(st.d), st.n),
+      var slider = W.slider({ label: "Pairs stored", values: vals, index: W.nearest(of(st.d).ns, st.n),
         format: function (n) { return "n = " + n + " (" + ratio(n, ctx.get().d) + ")"; },
         onInput: function (i) { ctx.set({ n: vals[i] }, "input"); } });
       slider.input.setAttribute("data-sym", "cap-n");
@@ -79,17 +74,9 @@
           bandNodes[i].setAttribute("d", lo + hi.join("") + "Z");
         });
       }
-      var dragging = false;
-      function at(ev) {
-        var box = svg.getBoundingClientRect(), n = (ev.clientX - box.left - M.l) / (box.width - M.l - M.r) * 4 * st.d;
-        ctx.set({ n: w.ns[snap(w, n)] }, "drag");
-      }
-      svg.style.touchAction = "pan-y";
-      ctx.on(svg, "pointerdown", function (ev) { dragging = true; if (svg.setPointerCapture) svg.setPointerCapture(ev.pointerId); at(ev); });
-      ctx.on(svg, "pointermove", function (ev) { if (dragging) at(ev); });
-      function stop() { if (dragging) { dragging = false; ctx.end(); } }
-      ctx.on(svg, "pointerup", stop);
-      ctx.on(svg, "pointercancel", stop);
+      W.scrub({ node: svg, listen: ctx.on, onEnd: ctx.end,
+        index: function (x, box) { return W.nearest(w.ns, (x - M.l) / (box.width - M.l - M.r) * 4 * st.d); },
+        onIndex: function (i, how) { ctx.set({ n: w.ns[i] }, how); } });
       ctx.on(window, "resize", function () { drawCurves(); paint(); });
 
       /* ---------- one row per memory: age strip | error | numbers kept ---------- */
@@ -196,7 +183,7 @@
       return {
         render: function (state, prev) {
           var newD = !prev || prev.d !== state.d;
-          st = state; w = of(state.d); g = snap(w, state.n);
+          st = state; w = of(state.d); g = W.nearest(w.ns, state.n);
           widths.set(state.d);
           if (newD) { vals.length = 0; w.ns.forEach(function (x) { vals.push(x); }); slider.input.max = vals.length - 1; drawCurves(); }
           slider.set(g);

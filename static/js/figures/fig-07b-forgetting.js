@@ -91,18 +91,9 @@
         return { kind: kind, node: box, svg: svg, paths: paths, cursor: cursor, dots: dots };
       });
       function scrub(svg) {  // tap or drag along a chart: the marker goes to the nearest token read
-        var down = false;
-        function at(e) {
-          var box = svg.getBoundingClientRect(), vx = (e.clientX - box.left) * VB.w / box.width, best = 0;
-          xs.forEach(function (v, i) { if (Math.abs(v - vx) < Math.abs(xs[best] - vx)) best = i; });
-          ctx.set({ token: toks[best] }, "drag");
-        }
-        svg.style.touchAction = "pan-y";
-        ctx.on(svg, "pointerdown", function (e) { down = true; if (svg.setPointerCapture) svg.setPointerCapture(e.pointerId); at(e); });
-        ctx.on(svg, "pointermove", function (e) { if (down) at(e); });
-        function up() { if (down) { down = false; ctx.end(); } }
-        ctx.on(svg, "pointerup", up);
-        ctx.on(svg, "pointercancel", up);
+        W.scrub({ node: svg, listen: ctx.on, onEnd: ctx.end,
+          index: function (px, box) { return W.nearest(xs, px * VB.w / box.width); },
+          onIndex: function (i, how) { ctx.set({ token: toks[i] }, how); } });
       }
       function path(ys, kind) {
         var d = "";

@@ -86,7 +86,7 @@
           ", the bias at " + W.fmt(data.ratio[data.runs.length - 1][last], 2) + "; dashed: capacity factor " + s.cf +
           ", above which the busiest expert drops slots; the marker is at step " + s.step + ".");
       }
-      W.scrub({ node: box, margin: M, count: G, onIndex: function (i, how) { ctx.set({ step: data.steps[i] }, how); }, onEnd: ctx.end });
+      W.scrub({ node: box, listen: ctx.on, margin: M, count: G, onIndex: function (i, how) { ctx.set({ step: data.steps[i] }, how); }, onEnd: ctx.end });
       var resize = "ResizeObserver" in window ? new ResizeObserver(function () { if (box.clientWidth !== width) draw(); }) : null;
 
       var legend = el("p", { class: "f11b-legend", "aria-hidden": "true" });

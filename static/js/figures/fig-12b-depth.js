@@ -80,16 +80,10 @@
         [line("equal", function (j) { return R.plain.weights[j][0]; }), line("plain", share("plain")),
           line("random", share("random")), line("aligned", share("aligned"))]);
       function scrub(svg) {  // drag or tap along a chart: the nearest reading layer
-        var on = false;
-        function at(e) {
-          var b = svg.getBoundingClientRect(), u = (e.clientX - b.left) * VW / b.width, best = 0;
-          D.forEach(function (l, j) { if (Math.abs(x(l) - u) < Math.abs(x(D[best]) - u)) best = j; });
-          ctx.set({ l: D[best] }, "drag");
-        }
-        svg.style.touchAction = "pan-y";
-        ctx.on(svg, "pointerdown", function (e) { on = true; if (svg.setPointerCapture) svg.setPointerCapture(e.pointerId); at(e); });
-        ctx.on(svg, "pointermove", function (e) { if (on) at(e); });
-        ["pointerup", "pointercancel"].forEach(function (t) { ctx.on(svg, t, function () { if (on) { on = false; ctx.end(); } }); });
+        var xs = D.map(x);
+        W.scrub({ node: svg, listen: ctx.on, onEnd: ctx.end,
+          index: function (px, box) { return W.nearest(xs, px * VW / box.width); },
+          onIndex: function (i, how) { ctx.set({ l: D[i] }, how); } });
       }
       function key(cls, text) { return el("span", { class: "f12b-key-item" }, el("span", { class: "f12b-swatch f12b-s-" + cls, "aria-hidden": "true" }), text); }
 

@@ -42,27 +42,38 @@
     return inks.reduce(function (best, c) { return W.contrast(bg, c) > W.contrast(bg, best) ? c : best; });
   };
 
-  /* Drag or tap along a chart to pick a grid index (FIG 15, 15b). The node's width minus
-   * margin.l and margin.r (the plot area) spans `count` evenly spaced grid points — e.g. a log
-   * axis over a geometric grid — so a pointer's position is an index with no scale maths here.
-   * Pair it with a slider for keyboard users. Vertical touch panning still scrolls the page.
-   * opts: {node, margin: {l, r}, count, onIndex(i, "drag"), onEnd()} */
+  /* Drag or tap along a chart to pick a grid index (FIG 06b, 07b, 11b, 12b, 15, 15b); pair it with
+   * a slider or keys for keyboard users. Vertical touch panning still scrolls the page.
+   * opts: {node, onIndex(i, "drag"), onEnd(), listen?, and how the pointer's x maps to an index:
+   *   margin: {l, r} and count — the plot area (node width minus the margins) spans `count` evenly
+   *     spaced grid points, e.g. a log axis over a geometric grid, so no scale maths is needed; or
+   *   index(x, box) — any grid: x is the pointer's offset from the node's left edge in px}
+   * listen(target, type, fn) is how listeners are added: pass a figure's ctx.on so its lifecycle
+   * releases them (default: addEventListener). */
   W.scrub = function (opts) {
     var node = opts.node, dragging = false;
-    function indexAt(clientX) {
-      var box = node.getBoundingClientRect();
-      var f = (clientX - box.left - opts.margin.l) / (box.width - opts.margin.l - opts.margin.r);
+    var listen = opts.listen || function (target, type, fn) { target.addEventListener(type, fn); };
+    function indexAt(e) {
+      var box = node.getBoundingClientRect(), x = e.clientX - box.left;
+      if (opts.index) return opts.index(x, box);
+      var f = (x - opts.margin.l) / (box.width - opts.margin.l - opts.margin.r);
       return Math.round(Math.max(0, Math.min(1, f)) * (opts.count - 1));
     }
     node.style.touchAction = "pan-y";
-    node.addEventListener("pointerdown", function (e) {
+    listen(node, "pointerdown", function (e) {
       dragging = true;
       if (node.setPointerCapture) node.setPointerCapture(e.pointerId);
-      opts.onIndex(indexAt(e.clientX), "drag");
+      opts.onIndex(indexAt(e), "drag");
     });
-    node.addEventListener("pointermove", function (e) { if (dragging) opts.onIndex(indexAt(e.clientX), "drag"); });
+    listen(node, "pointermove", function (e) { if (dragging) opts.onIndex(indexAt(e), "drag"); });
     function end() { if (dragging) { dragging = false; if (opts.onEnd) opts.onEnd(); } }
-    node.addEventListener("pointerup", end);
-    node.addEventListener("pointercancel", end);
+    listen(node, "pointerup", end);
+    listen(node, "pointercancel", end);
+  };
+  /* The index of the value nearest x: a pointer over an uneven grid, or a stale link's value. */
+  W.nearest = function (values, x) {
+    var best = 0;
+    for (var i = 1; i < values.length; i++) if (Math.abs(values[i] - x) < Math.abs(values[best] - x)) best = i;
+    return best;
   };
 })();

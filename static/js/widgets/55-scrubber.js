@@ -26,10 +26,7 @@
     var type = window.K3.state.oneOf(values, def);
     function nearest(x) {
       var v = +x;
-      if (String(x).trim() === "" || !isFinite(v)) return undefined;
-      var best = 0;
-      for (var i = 1; i < values.length; i++) if (Math.abs(values[i] - v) < Math.abs(values[best] - v)) best = i;
-      return values[best];
+      return String(x).trim() === "" || !isFinite(v) ? undefined : values[W.nearest(values, v)];
     }
     type.parse = function (text) { var v = text === undefined ? undefined : nearest(text); return v === undefined ? def : v; };
     type.clamp = function (v) { var x = nearest(v); return x === undefined ? def : x; };

@@ -40,20 +40,17 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 
     return fig
 
 
-def axe_violations(page, selector: str | None = None) -> list[dict]:
-    """Serious or critical axe-core violations on the page (or inside one element).
-
-    axe flattens the whole document on every run: 2–6 s on the full article, ~0.5 s on a figure's
-    test page (pages.py). It is loaded from the page's own origin (the site fixture serves it) so
-    the page's Content-Security-Policy, which forbids inline scripts, stays on during the check."""
-    # freeze transitions so colour checks never sample a cell mid-fade, and let fonts settle
+def _prepare_axe(page) -> None:
+    """Load axe-core once per page, freeze transitions (so colour checks never sample a cell
+    mid-fade) and let fonts and layout settle."""
     if not page.evaluate("() => !!window.__axeReady"):
         page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
         page.add_script_tag(url="/__test__/axe.min.js")
         page.evaluate("() => { window.__axeReady = true; }")
     page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
-    context = f"document.querySelector({selector!r})" if selector else "document"
-    result = page.evaluate(f"() => axe.run({context}, {{resultTypes: ['violations']}})")
+
+
+def _serious(result: dict) -> list[dict]:
     return [
         {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
         for v in result["violations"]
@@ -61,42 +58,80 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
     ]
 
 
-# What axe's verdict on a figure depends on: its elements, their attributes (classes, roles,
-# ARIA, inline styles with their colours), which of them hold text, where focus is, and the media
-# the page is shown for (colour scheme, viewport width). Geometry
-# (path data, positions, sizes) and the words themselves are left out, so a state that differs from
-# an already checked one only in values (a slider moved one notch, another panel's text) is not
-# checked twice; a new element, class, colour or focus position is.
+def axe_violations(page, selector: str | None = None) -> list[dict]:
+    """Serious or critical axe-core violations on the page (or inside one element).
+
+    axe flattens the whole document on every run: 2–6 s on the full article, ~0.5 s on a figure's
+    test page (pages.py). It is loaded from the page's own origin (the site fixture serves it) so
+    the page's Content-Security-Policy, which forbids inline scripts, stays on during the check."""
+    _prepare_axe(page)
+    context = f"document.querySelector({selector!r})" if selector else "document"
+    return _serious(page.evaluate(f"() => axe.run({context}, {{resultTypes: ['violations']}})"))
+
+
+# What axe's verdict on an element depends on: its tag, its attributes (classes, roles, ARIA,
+# inline styles with their colours), whether it holds text, whether it has focus, and the media
+# the page is shown for (colour scheme, reduced motion, viewport). Geometry (path data, positions,
+# sizes) and the words themselves are left out. Each element is keyed by its path of child
+# indices from the figure, so two states can be compared element by element.
 _SIGNATURE = """(sel) => {
   const geometry = new Set(["d", "points", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "rx", "ry",
                             "width", "height", "transform", "viewBox", "dx", "dy"]);
-  const out = [];
-  (function walk(n) {
+  const nodes = {};
+  (function walk(n, path) {
     const attrs = [...n.attributes].filter(a => !geometry.has(a.name)).map(a => a.name + "=" + a.value).sort();
     const text = [...n.childNodes].some(c => c.nodeType === 3 && c.textContent.trim());
-    out.push(n.tagName + (text ? "+" : "") + "[" + attrs.join(" ") + "]" + (n === document.activeElement ? "*" : ""));
-    for (const c of n.children) walk(c);
-    out.push("/");
-  })(document.querySelector(sel));
+    nodes[path] = n.tagName + (text ? "+" : "") + "[" + attrs.join(" ") + "]" + (n === document.activeElement ? "*" : "");
+    [...n.children].forEach((c, i) => walk(c, path + "/" + i));
+  })(document.querySelector(sel), "");
   const media = [matchMedia("(prefers-color-scheme: dark)").matches, matchMedia("(prefers-reduced-motion: reduce)").matches,
-                 innerWidth, innerHeight];
-  return media.join(",") + out.join("");
+                 innerWidth, innerHeight].join(",");
+  return {media, nodes};
 }"""
+
+# axe on the parents of the given element paths (a parent, so rules about a parent and its
+# children, such as a list and its items, see both), or on the whole figure for the path ""
+_AXE_ON_PATHS = """([sel, paths]) => {
+  const root = document.querySelector(sel);
+  const at = path => path.split("/").slice(1).reduce((n, i) => n.children[+i], root);
+  const include = paths.map(p => p === "" ? root : (at(p).parentElement || root));
+  return axe.run({include}, {resultTypes: ['violations']});
+}"""
+
+
+def _changed_roots(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """Paths of the outermost elements that are new or changed (an element gone marks its parent)."""
+    changed = {p for p, sig in after.items() if before.get(p) != sig}
+    changed |= {p.rsplit("/", 1)[0] for p in before if p not in after and p}
+    return sorted(p for p in changed
+                  if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
 
 
 def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
     """axe inside the figure at load and again after each named interaction (a callable taking
     the page), so a state only reachable by clicking (a new colour, a focus ring, an appended
-    label) is checked too. Interactions run in order and may build on each other; a state whose
-    signature (see _SIGNATURE) was already checked is not checked again."""
-    seen = {page.evaluate(_SIGNATURE, f"#{fig_id}")}
-    found = {"at load": axe_violations(page, f"#{fig_id}")}
+    label) is checked too. Interactions run in order and may build on each other.
+
+    A state already seen (see _SIGNATURE) is not checked again; otherwise axe checks only what
+    differs from the state before it — the changed elements with their parents and everything
+    inside them — or the whole figure when the media changed. The state before was itself checked
+    (or equals one that was), so every state reached is covered at a fraction of the cost."""
+    sel = f"#{fig_id}"
+    _prepare_axe(page)
+    before = page.evaluate(_SIGNATURE, sel)
+    seen = {(before["media"], tuple(sorted(before["nodes"].items())))}
+    found = {"at load": axe_violations(page, sel)}
     for name, act in interactions.items():
         act(page)
-        signature = page.evaluate(_SIGNATURE, f"#{fig_id}")
-        if signature not in seen:
-            seen.add(signature)
-            found[f"after {name}"] = axe_violations(page, f"#{fig_id}")
+        after = page.evaluate(_SIGNATURE, sel)
+        key = (after["media"], tuple(sorted(after["nodes"].items())))
+        if key not in seen:
+            seen.add(key)
+            roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"])
+            if roots:
+                _prepare_axe(page)
+                found[f"after {name}"] = _serious(page.evaluate(_AXE_ON_PATHS, [sel, roots]))
+        before = after
     assert {k: v for k, v in found.items() if v} == {}
 
 

@@ -61,17 +61,20 @@ def test_batched_experiment_equals_the_specification(seed, T, D, F, L, target, d
     args = stack(seed, T, D, F, L)
     kw = dict(depths=depths, target=target, probe_norm=3.0)
     fast, naive = depth_experiment(*args, **kw), depth_experiment_naive(*args, **kw)
+    # the aimed probe normalises a mean of a few outputs; with 2 tokens in 2 or 3 dims that mean can
+    # nearly cancel, and the two summation orders then agree to ~1e-11, not 1e-12 — in the probe
+    # and in everything the aimed rule computes from it (seen: shares 3e-12 apart at seed 269, D = 2)
+    near = dict(rtol=1e-9, atol=1e-10)
     for rule in ("plain", "random", "aligned"):
-        np.testing.assert_allclose(fast[rule]["rms"], naive[rule]["rms"], **CLOSE)
+        tol = near if rule == "aligned" else CLOSE
+        np.testing.assert_allclose(fast[rule]["rms"], naive[rule]["rms"], **tol)
         for key in ("weights", "shares"):
             assert [len(x) for x in fast[rule][key]] == depths
             for a, b in zip(fast[rule][key], naive[rule][key]):
-                np.testing.assert_allclose(a, b, **CLOSE, err_msg=f"{rule}.{key}")
+                np.testing.assert_allclose(a, b, **tol, err_msg=f"{rule}.{key}")
     for key in ("embedding_rms", "source_rms", "plain_source_rms"):
         np.testing.assert_allclose(fast[key], naive[key], **CLOSE, err_msg=key)
-    # the aimed probe normalises a mean of a few outputs; with 2 tokens in 3 dims that mean can nearly
-    # cancel, and the two summation orders then agree to ~1e-11, not 1e-12
-    np.testing.assert_allclose(fast["query"], naive["query"], rtol=1e-9, atol=1e-10, err_msg="query")
+    np.testing.assert_allclose(fast["query"], naive["query"], **near, err_msg="query")
 
 
 def test_attention_path_is_block_attnres_with_one_block_per_layer():

@@ -22,7 +22,7 @@ values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.di
 documents = st.dictionaries(st.sampled_from(FIELDS), values, max_size=10)
 raw_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _ok_or_clean(diags: Diagnostics) -> None:

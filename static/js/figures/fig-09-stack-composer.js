@@ -1,6 +1,6 @@
 /* FIG 09 · Layer stack composer: a stack of KDA/MLA layers drawn in macrocycles of four; click,
  * tap or Enter/Space toggles a layer; presets, a layer-count stepper and a context slider. A
- * Plotly bar chart shows decode memory per layer; the total is the sum of the per-layer values
+ * Plotly bar chart (K3W.f09LayerChart) shows decode memory per layer; the total is the sum of the per-layer values
  * the build computed (mla_decode_memory per context, kda_decode_memory). Two sets of sizes are
  * shipped: "toy" (ILLUSTRATIVE) for the all-MLA, all-KDA and 3:1 presets, "k3" (SOURCE, from the
  * facts) for the K3 preset; the presets switch between them and a line names the set in use.
@@ -24,7 +24,8 @@
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      var noteK3 = null, marked = -1, Plotly = null, view = null, preset = null;
+      var noteK3 = null, preset = null;
+      var chart = W.f09LayerChart({ mount: mount, names: NAMES, sizes: SIZES }), plot = chart.plot;
 
       /* ---- values: every number is a shipped kernel value or a sum of them ---- */
       function sizesOf(s) { return s.c || (s.layout === letters(data.k3_layout) ? "k3" : "toy"); }
@@ -86,14 +87,13 @@
       slider.input.addEventListener("change", function () { ctx.end(); });
 
       /* the stack: one button per layer, in columns of four (one tab stop; arrow keys move) */
-      var grid = W.buttonGrid({ cls: "f09-cycles", columnCls: "f09-cycle", perColumn: CYCLE, onPress: toggle, onHover: markBar,
+      var grid = W.buttonGrid({ cls: "f09-cycles", columnCls: "f09-cycle", perColumn: CYCLE, onPress: toggle, onHover: chart.mark,
         label: "Layer stack in macrocycles of four, layer 1 at the bottom left; arrow keys move, Enter or Space toggles",
         button: function (i) {
           return el("button", { type: "button", class: "f09-layer", "data-layer": i + 1 },
             el("span", { class: "f09-layer-n", text: String(i + 1) }), " ", el("span", { class: "f09-layer-k" }),
             el("span", { class: "visually-hidden" }));
         } });
-      var plot = el("div", { class: "f09-plot", role: "img" });
       var totalNum = el("output", { class: "f09-total-num k3-num", "data-total": "" });
       var totalSplit = el("p", { class: "f09-split" });
       var barMla = el("span", { class: "f09-bar-mla", "data-sym": "mla-latent" });
@@ -172,44 +172,6 @@
           W.int(c.crossover) + " tokens.");
       }
 
-      /* ---- the bar chart ---- */
-      var css = W.css(mount);
-      function widths(v) { return v.layout.map(function (k, j) { return j === marked ? 2.5 : 0; }); }
-      function traces(v) {
-        var col = { mla: css("--blue"), kda: css("--violet") };
-        return [{
-          type: "bar", x: v.layout.map(function (k, i) { return i + 1; }), y: v.layout.map(v.perLayer),
-          marker: { color: v.layout.map(function (k) { return col[k]; }), line: { color: css("--ink"), width: widths(v) } },
-          customdata: v.layout.map(function (k) { return NAMES[k]; }),
-          hovertemplate: "layer %{x}: %{customdata}<br>%{y:,} elements<extra></extra>",
-        }];
-      }
-      function plotLayout(v) {
-        /* one log scale per size set, fixed over every context length, so dragging N visibly grows
-         * the MLA bars against the flat KDA ones (a linear axis refit to each N hid that) */
-        var C = v.C, vals = C.mla_per_layer.concat([C.kda_per_layer]);
-        var lo = Math.log10(Math.min.apply(null, vals)), hi = Math.log10(Math.max.apply(null, vals));
-        return W.chartLayout(mount, {
-          margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250, bargap: 0.15,
-          xaxis: { title: { text: "layer" }, fixedrange: true, range: [0.5, v.layout.length + 0.5], showgrid: false,
-            tickmode: v.layout.length > 24 ? "auto" : "linear", dtick: 1 },
-          yaxis: { title: { text: "elements per layer (log), " + SIZES[v.cset] }, type: "log", fixedrange: true,
-            range: [Math.floor(lo) - 0.05, hi + 0.15], gridcolor: css("--rule"), tickformat: "~s", dtick: 1, zeroline: false },
-          showlegend: false,
-        });
-      }
-      function drawPlot(v, first) {
-        plot.setAttribute("aria-label", "Bar chart of decode memory per layer at N = " + W.int(v.N) +
-          " tokens with " + SIZES[v.cset] + ": each MLA layer " + W.int(v.perLayer("mla")) + " elements, each KDA layer " +
-          W.int(v.perLayer("kda")) + ".");
-        return Plotly[first ? "newPlot" : "react"](plot, traces(v), plotLayout(v), { displayModeBar: false, responsive: true });
-      }
-      function markBar(i) {
-        if (marked === i) return;
-        marked = i;
-        if (view) Plotly.restyle(plot, { "marker.line.width": [widths(view)] });
-      }
-
       function paint(v) {
         paintStack(v);
         paintTotals(v);
@@ -224,17 +186,16 @@
       var first = read(ctx.get());
       paint(first);
       return ctx.plotly().then(function (P) {
-        Plotly = P;
-        return drawPlot(first, true);
-      }).then(function () {
+        return chart.draw(P, first, true).then(function () { return P; });
+      }).then(function (P) {
         plot.on("plotly_click", function (ev) { toggle(ev.points[0].pointIndex, "click"); });
-        plot.on("plotly_hover", function (ev) { markBar(ev.points[0].pointIndex); });
-        plot.on("plotly_unhover", function () { markBar(-1); });
+        plot.on("plotly_hover", function (ev) { chart.mark(ev.points[0].pointIndex); });
+        plot.on("plotly_unhover", function () { chart.mark(-1); });
         return {
           render: function (s, prev) {
-            view = read(s);
-            paint(view);
-            if (prev) drawPlot(view, false);
+            var v = read(s);
+            paint(v);
+            if (prev) chart.draw(P, v, false);
           },
           describe: function (prev, s) {
             var v = read(s), was = read(prev);

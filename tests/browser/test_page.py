@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from k3explainer.reserve import MEASURE_JS, PAGE_BREAK_COLUMNS, RESERVED_JS, open_at_width, state_hashes
+from k3explainer.reserve import ALL_READY_JS, MEASURE_JS, PAGE_BREAK_COLUMNS, RESERVED_JS, open_at_width, state_hashes
 from k3explainer.site.specs import RESERVE_WIDTHS
 
 from .support import ROOT, axe_violations, shipped_data, spec_heights
@@ -93,6 +93,33 @@ def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
         assert rows[-1][0] == "computed by" and "k3explainer.figures." in rows[-1][1]
         assert all(v.strip() not in ("", "None", "null", "undefined") for _, v in rows), rows
     assert errors == []
+
+
+# Every graphic in a figure says what it is (data-graphic): a chart, which encodes values and must
+# carry labelled axes or a legend; a diagram (structure: boxes, matrices, maps); or a legend itself.
+GRAPHICS_JS = """() => [...document.querySelectorAll('figure[data-src] [role=img], figure[data-src] [data-graphic]')].map(g => {
+  const kind = g.dataset.graphic || null, where = g.closest('figure[data-src]').id + ' .' + g.getAttribute('class').split(' ')[0];
+  if (kind !== 'chart') return [where, kind, null];
+  if (g.classList.contains('js-plotly-plot')) {  // Plotly: both axes titled, or a legend
+    const titled = a => !!(a && a.title && String(a.title.text || '').trim());
+    return [where, kind, (titled(g.layout.xaxis) && titled(g.layout.yaxis)) || !!g.layout.showlegend];
+  }
+  const said = n => !!n && n.textContent.trim() !== '';
+  const labelled = root => [...root.querySelectorAll('.k3-axis-title, .k3-legend')].some(said);
+  const described = (g.getAttribute('aria-describedby') || '').split(' ').some(id => said(document.getElementById(id)));
+  return [where, kind, labelled(g) || labelled(g.parentElement) || described];
+})"""
+
+
+def test_every_chart_has_labelled_axes_or_a_legend(watched, site_url):
+    page, _ = watched
+    page.goto(site_url + "index.html")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function(ALL_READY_JS, timeout=60000)
+    graphics = page.evaluate(GRAPHICS_JS)
+    assert [w for w, kind, _ in graphics if kind not in ("chart", "diagram", "legend")] == []
+    assert [w for w, kind, ok in graphics if kind == "chart" and not ok] == []
+    assert sum(kind == "chart" for _, kind, _ in graphics) >= 20
 
 
 def test_no_layout_shift_while_reading_through(watched, site_url):

@@ -196,3 +196,17 @@ def test_section_and_spec_use_no_stale_counting_words():
     assert "a linear or KDA state" not in text
     assert "These decode savings are what Kimi Linear measured" not in text
     assert yaml.safe_load((ROOT / "content" / "figures" / "fig-16.yaml").read_text(encoding="utf-8"))["id"] == "fig-16"
+
+
+def test_each_bar_is_its_value_on_the_log_scale_its_ends_label(data):
+    """A bar's length is log10(value) between the two decade ends printed under it, one scale per
+    quantity shared by every mechanism and phase; every bar lies inside its scale."""
+    for q, (lo, hi) in data["bar_ends"].items():
+        assert np.log10(lo) == int(np.log10(lo)) and np.log10(hi) == int(np.log10(hi))  # whole decades
+        for m in data["values"]:
+            for p in data["values"][m]:
+                value = np.asarray(data["values"][m][p][q], dtype=float)
+                want = (np.log10(value) - np.log10(lo)) / (np.log10(hi) - np.log10(lo))
+                bar = np.asarray(data["bars"][m][p][q], dtype=float)
+                np.testing.assert_allclose(bar, want, atol=5e-5, err_msg=f"{m} {p} {q}")
+                assert bar.min() > 0 and bar.max() <= 1

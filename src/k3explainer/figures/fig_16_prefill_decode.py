@@ -81,9 +81,10 @@ def n_grid(n_min: int, n_max: int) -> np.ndarray:
 
 
 def log_bars(values: list[np.ndarray]) -> tuple[float, float]:
-    """A shared log10 scale (lo, hi) for one quantity, with room so the smallest bar is visible."""
+    """A shared log10 scale (lo, hi) for one quantity: whole decades, so the ends label cleanly
+    ("1 M … 10 G"), with a decade of room below the smallest value so its bar stays visible."""
     logs = np.log10(np.concatenate([v.ravel() for v in values]))
-    return float(np.floor(logs.min()) - 0.5), float(np.ceil(logs.max()))
+    return float(np.floor(logs.min()) - 1), float(np.ceil(logs.max()))
 
 
 def build(params: dict, facts) -> dict:
@@ -134,6 +135,7 @@ def build(params: dict, facts) -> dict:
         "values": {m: {p: {q: costs[m][p][q] for q in QUANTITIES} for p in phases} for m in mechanisms},
         "parts": parts,
         "bars": {m: {p: {q: np.round(b, 4) for q, b in bars[m][p].items()} for p in phases} for m in mechanisms},
+        "bar_ends": {q: [10.0 ** lo, 10.0 ** hi] for q, (lo, hi) in scales.items()},  # the values at a bar's two ends
         "story": {m: {p: dict(zip(("glyph", "computed", "read", "kept"), STORY[m, p])) for p in phases}
                   for m in mechanisms},
         "trade": trade,

@@ -188,7 +188,7 @@
         el("span", { class: "f01-addend-label", text: "parameters (vocab " + W.int(cfg.vocab) + ")" })));
 
       var shown = data.addends.filter(function (a) { return a.count; });
-      var bar = el("div", { class: "f01-bar", role: "img", "aria-label": "Share of the parameters: " +
+      var bar = el("div", { class: "f01-bar", role: "img", "data-graphic": "chart", "aria-label": "Share of the parameters: " +
         shown.map(function (a) { return a.label + " " + W.fmt(100 * a.share, 1) + "%"; }).join(", ") });
       shown.forEach(function (a) {
         bar.appendChild(el("span", { class: "f01-seg f01-seg-" + a.id, "data-sym": a.sym, style: "width:" + 100 * a.share + "%",
@@ -199,7 +199,13 @@
         el("p", {}, el("span", { class: "k3-label", text: "Config " }), W.html(el("span"), data.config_html)),
         el("p", { class: "f01-padded" }, W.html(el("span"), data.padded_html)));
 
-      var root = mount.appendChild(el("div", { class: "f01" }, config, sum, bar));
+      var legend = el("p", { class: "f01-legend k3-legend", "aria-hidden": "true" }, el("span", { class: "f01-legend-title", text: "Share of the parameters:" }));
+      shown.forEach(function (a) {
+        legend.appendChild(el("span", { class: "f01-legend-item" }, el("i", { class: "f01-sw f01-seg-" + a.id }),
+          a.label + " " + W.fmt(100 * a.share, a.share < 0.01 ? 2 : 1) + "%"));
+      });
+
+      var root = mount.appendChild(el("div", { class: "f01" }, config, sum, el("div", { class: "f01-share" }, bar, legend)));
       ctx.on(root, "keydown", function (e) {  // Escape folds the layer from anywhere in the figure
         if (e.key === "Escape" && isOpen) { e.preventDefault(); close("key"); }
       });

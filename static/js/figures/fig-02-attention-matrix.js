@@ -21,7 +21,7 @@
         value: ctx.get().row,
         onChange: function (t, how) { ctx.set({ row: t }, how); },
       });
-      var plot = el("div", { class: "f02-plot", role: "img",
+      var plot = el("div", { class: "f02-plot", role: "img", "data-graphic": "chart",
         "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
       /* the selected row's ring, drawn over the chart; it carries the softmax symbol, so hovering
        * the heatmap lights nothing and the equation's softmax lights this one row, not the chart */

@@ -52,7 +52,7 @@
       var sideLabel = svg("text", { class: "f03-axis", "text-anchor": "middle" });
       var maxLabel = svg("text", { x: X0 + MAX, y: Y0 + MAX + 16, class: "f03-axis f03-faint", "text-anchor": "end",
         text: "drawn side for N = " + W.int(data.N[last]) });
-      var pic = svg("svg", { viewBox: "0 0 " + SVGW + " " + (Y0 + MAX + 22), class: "f03-svg", role: "img" },
+      var pic = svg("svg", { viewBox: "0 0 " + SVGW + " " + (Y0 + MAX + 22), class: "f03-svg", role: "img", "data-graphic": "diagram" },
         maxRect, square, tri, grid, topLabel, sideLabel, maxLabel);
       var cellsOut = el("strong", { class: "k3-num", "data-value": "cells" });
       var pxOut = el("span", { class: "k3-num", "data-value": "width_px" });

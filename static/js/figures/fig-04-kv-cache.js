@@ -78,21 +78,21 @@
       function y(vv) { return TOP + CH - CH * vv / yTop; }
       function svg(tag, attrs, text) { var n = el("svg:" + tag, attrs); if (text !== undefined) n.textContent = text; return n; }
       var chartW = X0 + data.steps.length * (BW + GAP);
-      var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (TOP + CH + XB), class: "f04-chart", role: "img",
+      var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (TOP + CH + XB), class: "f04-chart", role: "img", "data-graphic": "chart",
         "aria-label": "Memory kept after each step, in elements, against the tokens in context: the cache bars grow by " +
           "the same amount per token; the fixed state's line stays flat at " + W.int(data.steps[0].state.kept) + "." });
       for (var tv = 0; tv <= yTop; tv += tick) {
         chart.appendChild(svg("line", { x1: X0 - 3, x2: chartW, y1: y(tv), y2: y(tv), class: "f04-grid" }));
         chart.appendChild(svg("text", { x: X0 - 5, y: y(tv) + 3, class: "f04-tick", "text-anchor": "end" }, W.int(tv)));
       }
-      chart.appendChild(svg("text", { x: 9, y: TOP + CH / 2, class: "f04-axis-title", "text-anchor": "middle",
+      chart.appendChild(svg("text", { x: 9, y: TOP + CH / 2, class: "f04-axis-title k3-axis-title", "text-anchor": "middle",
         transform: "rotate(-90 9 " + (TOP + CH / 2) + ")" }, "elements kept"));
       var bars = data.steps.map(function (s, j) {
         var x = X0 + GAP / 2 + j * (BW + GAP);
         chart.appendChild(svg("text", { x: x + BW / 2, y: TOP + CH + 11, class: "f04-tick", "text-anchor": "middle" }, String(s.n)));
         return chart.appendChild(svg("rect", { x: x, y: y(s.cache), width: BW, height: TOP + CH - y(s.cache), class: "f04-bar" }));
       });
-      chart.appendChild(svg("text", { x: X0 + (chartW - X0) / 2, y: TOP + CH + 26, class: "f04-axis-title", "text-anchor": "middle" },
+      chart.appendChild(svg("text", { x: X0 + (chartW - X0) / 2, y: TOP + CH + 26, class: "f04-axis-title k3-axis-title", "text-anchor": "middle" },
         "tokens in context"));
       var yState = y(data.steps[0].state.kept);
       chart.appendChild(svg("line", { x1: X0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));

@@ -29,7 +29,7 @@
 
       /* ---- the middle object: the N×N matrix folds into the d×d state in its top-left corner ---- */
       function grid(rows, cols, cls) {
-        var node = el("div", { class: "f05-grid " + cls, style: "--cols:" + cols, role: "img" });
+        var node = el("div", { class: "f05-grid " + cls, style: "--cols:" + cols, role: "img", "data-graphic": "diagram" });
         var cells = W.range(rows * cols, function () { return node.appendChild(el("span", { class: "f05-cell" })); });
         return { node: node, cells: cells };
       }
@@ -59,7 +59,7 @@
       var lx = function (n) { return L + (Math.log10(n) - Math.log10(g.n[0])) / (Math.log10(g.n[g.n.length - 1]) - Math.log10(g.n[0])) * (VW - L - R); };
       var top = g.y_ticks[g.y_ticks.length - 1];
       var ly = function (v) { return VH - B - Math.log10(v) / Math.log10(top) * (VH - B - T); };
-      var chart = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f05-chart", role: "img",
+      var chart = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f05-chart", role: "img", "data-graphic": "chart",
         "aria-label": "Entries held against sequence length N, both axes logarithmic: the N×N matrix holds " +
           g.n.map(function (n, i) { return W.int(g.middle_quadratic[i]) + " at N = " + W.int(n); }).join(", ") +
           "; the state holds " + W.int(g.middle_linear[0]) + " at every N." });
@@ -72,8 +72,8 @@
         chart.appendChild(S.el("text", { x: lx(n), y: VH - B + 15, "text-anchor": "middle", text: W.int(n) }));
       });
       chart.appendChild(S.path("M" + L + "," + T + "V" + (VH - B) + "H" + (VW - R), "f05-axis"));
-      chart.appendChild(S.el("text", { x: (L + VW - R) / 2, y: VH - 6, "text-anchor": "middle", class: "f05-axis-title", text: "sequence length N" }));
-      chart.appendChild(S.el("text", { x: 11, y: (T + VH - B) / 2, "text-anchor": "middle", class: "f05-axis-title",
+      chart.appendChild(S.el("text", { x: (L + VW - R) / 2, y: VH - 6, "text-anchor": "middle", class: "f05-axis-title k3-axis-title", text: "sequence length N" }));
+      chart.appendChild(S.el("text", { x: 11, y: (T + VH - B) / 2, "text-anchor": "middle", class: "f05-axis-title k3-axis-title",
         transform: "rotate(-90 11 " + (T + VH - B) / 2 + ")", text: "entries held" }));
       [["middle_quadratic", "f05-s-nn", "N×N matrix"], ["middle_linear", "f05-s-dd", "d×d state"]].forEach(function (s) {
         var ys = g[s[0]], pts = g.n.map(function (n, i) { return lx(n) + "," + ly(ys[i]); });

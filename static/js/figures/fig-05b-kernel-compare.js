@@ -29,8 +29,8 @@
       lenSlider.input.addEventListener("change", function () { ctx.end(); });
       angSlider.input.addEventListener("change", function () { ctx.end(); });
 
-      var curve = el("div", { class: "f05b-plot f05b-curve", role: "img" });
-      var bars = el("div", { class: "f05b-plot f05b-bars", role: "img" });
+      var curve = el("div", { class: "f05b-plot f05b-curve", role: "img", "data-graphic": "chart" });
+      var bars = el("div", { class: "f05b-plot f05b-bars", role: "img", "data-graphic": "chart" });
       var readout = el("p", { class: "f05b-readout" });
       var verdict = el("p", { class: "f05b-verdict" });
       mount.appendChild(el("div", { class: "f05b" },

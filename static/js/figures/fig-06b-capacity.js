@@ -37,7 +37,7 @@
       slider.input.addEventListener("change", function () { ctx.end(); });
 
       /* ---------- chart: mean error against n, seeds' range as a band ---------- */
-      var svg = S.el("svg", { class: "f06b-chart", role: "img", height: H });
+      var svg = S.el("svg", { class: "f06b-chart", role: "img", "data-graphic": "chart", height: H });
       var grid = S.g({ class: "f06b-axes", "aria-hidden": "true" }), bands = S.g({}), lines = S.g({}), marker = S.g({ class: "f06b-marker" });
       svg.appendChild(grid); svg.appendChild(bands); svg.appendChild(lines); svg.appendChild(marker);
       var bandNodes = mems.map(function (_, i) { return bands.appendChild(S.path("", "f06b-band", { "data-m": i, style: "fill:" + colour(i) })); });
@@ -65,9 +65,9 @@
         }
         grid.appendChild(S.line(X(st.d), M.t, X(st.d), H - M.b, "f06b-dline"));
         grid.appendChild(S.el("text", { x: X(st.d) + 4, y: M.t + 10, class: "f06b-note", text: "n = d" }));
-        grid.appendChild(S.el("text", { x: (M.l + width - M.r) / 2, y: H - 6, "text-anchor": "middle", text: "pairs stored, n" }));
+        grid.appendChild(S.el("text", { x: (M.l + width - M.r) / 2, y: H - 6, "text-anchor": "middle", class: "k3-axis-title", text: "pairs stored, n" }));
         grid.appendChild(S.el("text", { x: 12, y: (M.t + H - M.b) / 2, "text-anchor": "middle",
-          transform: "rotate(-90 12 " + (M.t + H - M.b) / 2 + ")", text: "recall error" }));
+          transform: "rotate(-90 12 " + (M.t + H - M.b) / 2 + ")", class: "k3-axis-title", text: "recall error" }));
         mems.forEach(function (_, i) {
           lineNodes[i].setAttribute("d", path(w.mean[i]));
           var lo = path(w.lo[i]), hi = w.ns.map(function (n, j) { return "L" + X(n).toFixed(1) + "," + Y(w.hi[i][j]).toFixed(1); }).reverse();

@@ -51,7 +51,7 @@
         axes.appendChild(S.el("text", { x: M.l - 5, y: y(s) + 4, "text-anchor": "end", text: W.fmt(100 * s, 0) + "%" }));
       });
       W.range(T, function (n) { axes.appendChild(S.el("text", { x: x(n), y: PH - M.b + 14, "text-anchor": "middle", text: String(n + 1) })); });
-      axes.appendChild(S.el("text", { x: (M.l + PW - M.r) / 2, y: PH - 4, "text-anchor": "middle", text: "after token" }));
+      axes.appendChild(S.el("text", { x: (M.l + PW - M.r) / 2, y: PH - 4, "text-anchor": "middle", class: "k3-axis-title", text: "after token" }));
       var plotText = el("p", { class: "f07-plot-text k3-num" });
       var svg = S.el("svg", { viewBox: "0 0 " + PW + " " + PH, class: "f07-svg", "aria-hidden": "true" },
         axes, gPlain, gDecay, gGated, cursor, dot);

@@ -46,14 +46,14 @@
       [alpha, token].forEach(function (s) { s.input.addEventListener("change", function () { ctx.end(); }); });
 
       /* ---------- the gate strip: what each key channel is multiplied by when the gate acts ---------- */
-      var gateNote = el("p", { class: "f07b-gate-note" });
+      var gateNote = el("p", { class: "f07b-gate-note", id: "fig-07b-gate-note" });
       var strip = el("div", { class: "f07b-strip" }, el("div", { class: "f07b-srow", "aria-hidden": "true" }, el("span"),
         el("span", { class: "f07b-cells" },
           el("span", { class: "f07b-group f07b-g-fact", style: "grid-column: span " + data.n_slow, text: "fact" }),
           el("span", { class: "f07b-group", style: "grid-column: span " + (data.d_k - data.n_slow), text: "topic channels" }))));
       strip.style.setProperty("--cols", data.d_k);
       var rows = MECHS.map(function (m) {
-        var box = el("span", { class: "f07b-cells", role: "img", "data-sym": m.sym || null });
+        var box = el("span", { class: "f07b-cells", role: "img", "data-graphic": "chart", "aria-describedby": "fig-07b-gate-note", "data-sym": m.sym || null });
         var cells = W.range(data.d_k, function () { return box.appendChild(el("span", { class: "f07b-cell" })); });
         strip.appendChild(el("div", { class: "f07b-srow " + m.cls },
           el("span", { class: "f07b-gate-name", "aria-hidden": "true" }, swatch(m), data.mechanism_labels[m.key]), box));
@@ -77,13 +77,13 @@
           axes.appendChild(S.el("text", { x: VB.l - 4, y: y(r) + 3.5, "text-anchor": "end", text: pct(r) }));
         });
         ticks.forEach(function (t) { axes.appendChild(S.el("text", { x: x(t), y: VB.h - VB.b + 13, "text-anchor": "middle", text: String(t) })); });
-        axes.appendChild(S.el("text", { x: VB.l + iw / 2, y: VB.h - 3, "text-anchor": "middle", text: "after token" }));
+        axes.appendChild(S.el("text", { x: VB.l + iw / 2, y: VB.h - 3, "text-anchor": "middle", class: "k3-axis-title", text: "after token" }));
         axes.appendChild(S.line(xSwitch, VB.t, xSwitch, VB.t + ih, "f07b-switch"));
         var paths = MECHS.map(function (m) { return S.path("", "f07b-line " + m.cls); });
         var drawn = [paths[1], paths[2], paths[0]];  // thick orange under violet dashes under thin grey: lines that coincide stay visible
         var cursor = S.line(0, VB.t, 0, VB.t + ih, "f07b-cursor");
         var dots = MECHS.map(function (m) { return S.el("circle", { r: 3.5, class: "f07b-dot " + m.cls }); });
-        var svg = S.el("svg", { viewBox: "0 0 " + VB.w + " " + VB.h, class: "f07b-svg", role: "img" }, axes);
+        var svg = S.el("svg", { viewBox: "0 0 " + VB.w + " " + VB.h, class: "f07b-svg", role: "img", "data-graphic": "chart" }, axes);
         drawn.concat([cursor], dots).forEach(function (n) { svg.appendChild(n); });
         scrub(svg);
         var box = el("figure", { class: "f07b-chart", "data-kind": kind },

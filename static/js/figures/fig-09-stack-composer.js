@@ -116,8 +116,8 @@
             el("div", { class: "f09-total" },
               el("p", { class: "f09-total-line" }, el("span", { class: "k3-label", text: "Total decode memory" }), " ", totalNum, " elements"),
               /* the total's make-up: each kind's share of it, on a fixed 0–100 % scale */
-              el("p", { class: "f09-bar-title", "aria-hidden": "true", text: "share of the total" }),
-              el("div", { class: "f09-bar", "aria-hidden": "true" }, barMla, barKda),
+              el("p", { class: "f09-bar-title k3-axis-title", "aria-hidden": "true", text: "share of the total" }),
+              el("div", { class: "f09-bar", "aria-hidden": "true", "data-graphic": "chart" }, barMla, barKda),
               el("div", { class: "f09-ticks", "aria-hidden": "true" },
                 el("span", { text: "0 %" }), el("span", { text: "50 %" }), el("span", { text: "100 %" })),
               totalSplit),

@@ -40,9 +40,9 @@
       var ticks = elList("div", { class: "f10-ticks" }, data.ticks.map(function (b) {
         return el("span", { class: "f10-tick k3-num", style: "left:" + (100 * b / mha.bytes) + "%", text: W.int(b) });
       }));
-      var chart = elList("div", { class: "f10-chart", role: "img" }, bars.map(function (b) { return b.row; }).concat([
+      var chart = elList("div", { class: "f10-chart", role: "img", "data-graphic": "chart" }, bars.map(function (b) { return b.row; }).concat([
         el("div", { class: "f10-axis", "aria-hidden": "true" }, ticks,
-          el("span", { class: "f10-axis-title", text: "bytes per token per layer, d = " + W.int(data.d_model) }))]));
+          el("span", { class: "f10-axis-title k3-axis-title", text: "bytes per token per layer, d = " + W.int(data.d_model) }))]));
       var lede = el("p", { class: "f10-lede" });
       var source = W.html(el("p", { class: "f10-source" }), data.source_html);
 
@@ -116,7 +116,7 @@
           pointerenter: function () { ctx.set({ t: t }, "hover"); } } }, el("span", { class: "f10-tok", text: tok(t) }), kv, lat);
       });
       var cacheNote = el("p", { class: "f10-cache-note" });
-      var cache = elList("div", { class: "f10-cache", role: "img" }, cacheRows);
+      var cache = elList("div", { class: "f10-cache", role: "img", "data-graphic": "diagram" }, cacheRows);
       var wRows = flat(W.range(H, function (h) { return W.range(demo.d_c, function (c) { return "h" + (h + 1) + " · c" + (c + 1); }); }));
       var dCols = W.range(demo.d, function (i) { return "d" + (i + 1); });
       var latView = W.matrix({ caption: "c_t (cached)", cols: W.range(demo.d_c, function (i) { return "c" + (i + 1); }), digits: 3, sym: "mla-latent" });

@@ -40,7 +40,7 @@
       var tokY = function (t) { return 28 + t * ((VH - 60) / (T - 1)); };
       var expY = function (e) { return 16 + e * 24; };
       var sharedY = function (j) { return expY(E) + 14 + j * 24; };
-      var svg = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f11-svg", role: "img" });
+      var svg = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f11-svg", role: "img", "data-graphic": "diagram" });
       var faint = svg.appendChild(S.g({ class: "f11-faint" }));
       var routes = svg.appendChild(S.g({ class: "f11-routes" }));
       function node(cls, x, y, w, h, rx, text, attrs) {
@@ -68,11 +68,15 @@
         return { node: el("div", { class: "f11-load-col", "data-expert": e }, n, el("span", { class: "f11-bar-track" }, bar),
           el("span", { class: "f11-load-e", text: name(e) })), bar: bar, n: n };
       });
-      var bars = elList("div", { class: "f11-load-bars", role: "img" }, loadBars.map(function (b) { return b.node; }));
+      var bars = elList("div", { class: "f11-load-bars", role: "img", "data-graphic": "chart" }, loadBars.map(function (b) { return b.node; }));
       /* the balance statistic: its label (the fact's badge), its values, its definition — all shipped */
       var balance = el("p", { class: "f11-balance" });
+      var chosenKey = el("span"), loadKey = el("p", { class: "f11-load-key k3-legend", "aria-hidden": "true" },
+        el("span", { class: "f11-key-item" }, el("i", { class: "f11-sw is-chosen" }), chosenKey),
+        el("span", { class: "f11-key-item" }, el("i", { class: "f11-sw" }), "other experts"),
+        el("span", { class: "f11-key-item", text: "full height: all " + T + " tokens" }));
       var loads = el("div", { class: "f11-load" },
-        el("div", { class: "f11-load-left" }, el("p", { class: "k3-label", text: "Tokens per routed expert over the batch" }), bars),
+        el("div", { class: "f11-load-left" }, el("p", { class: "k3-label", text: "Tokens per routed expert over the batch" }), bars, loadKey),
         el("div", { class: "f11-balance-box" }, W.html(el("p", { class: "f11-balance-label" }), data.balance_label_html), balance,
           W.html(el("p", { class: "f11-balance-def" }), data.balance_def_html)));
 
@@ -144,6 +148,7 @@
           b.bar.style.height = (100 * r.load[e] / max) + "%";
           b.node.classList.toggle("is-chosen", r.experts[s.t].indexOf(e) >= 0);
         });
+        chosenKey.textContent = "experts “" + data.tokens[s.t] + "” uses";
         bars.setAttribute("aria-label", "Routing slots per expert" + (s.b ? " with the bias" : "") +
           ", of " + K * T + ": " + r.load.map(function (n, e) { return name(e) + " " + n; }).join(", "));
         balance.textContent = "";

@@ -39,7 +39,7 @@
       function group(label, node) { return el("div", { class: "k3-row f11b-group" }, el("span", { class: "k3-label", "aria-hidden": "true", text: label }), node); }
 
       /* ---------- the chart: busiest ÷ mean over the steps ---------- */
-      var svg = S.el("svg", { class: "f11b-chart", role: "img", height: H });
+      var svg = S.el("svg", { class: "f11b-chart", role: "img", "data-graphic": "chart", height: H });
       var box = el("div", { class: "f11b-plot" }, svg);
       var width = 0, lines = {}, dots = {}, capLine, capZone, marker;
       function x(step) { return M.l + (width - M.l - M.r) * step / last; }
@@ -55,7 +55,7 @@
           ticks.appendChild(S.el("text", { x: M.l - 5, y: y(r) + 4, "text-anchor": "end", text: r + "×" }));
         });
         for (var k = 0; k <= last; k += 20) ticks.appendChild(S.el("text", { x: x(k), y: H - M.b + 15, "text-anchor": "middle", text: String(k) }));
-        ticks.appendChild(S.el("text", { x: width - M.r, y: H - 3, "text-anchor": "end", text: "router step" }));
+        ticks.appendChild(S.el("text", { x: width - M.r, y: H - 3, "text-anchor": "end", class: "k3-axis-title", text: "router step" }));
         svg.appendChild(ticks);
         capZone = svg.appendChild(S.rect(M.l, M.t, width - M.l - M.r, 0, "f11b-over-zone", { "aria-hidden": "true" }));
         data.runs.forEach(function (r, i) {
@@ -132,7 +132,7 @@
 
       mount.appendChild(el("div", { class: "f11b" },
         el("div", { class: "f11b-controls" }, slider.node, group("Loss weight", alpha.node), group("Capacity factor", factor.node)),
-        el("p", { class: "f11b-ytitle", "aria-hidden": "true", text: "busiest expert ÷ mean load (log scale)" }), box, legend,
+        el("p", { class: "f11b-ytitle k3-axis-title", "aria-hidden": "true", text: "busiest expert ÷ mean load (log scale)" }), box, legend,
         elList("div", { class: "f11b-panels" }, panels.map(function (p) { return p.node; })), pick, k3));
       if (resize) resize.observe(box);
 

@@ -51,11 +51,11 @@
           g.appendChild(S.el("text", { x: x(l), y: VH - M.b + 15, "text-anchor": "middle", class: l === data.k3_depth ? "f12b-k3" : null, text: String(l) }));
         });
         g.appendChild(S.line(x(data.k3_depth), M.t, x(data.k3_depth), VH - M.b, "f12b-k3-line"));
-        g.appendChild(S.el("text", { x: (M.l + VW - M.r) / 2, y: VH - 6, "text-anchor": "middle", text: "reading layer l (log scale)" }));
+        g.appendChild(S.el("text", { x: (M.l + VW - M.r) / 2, y: VH - 6, "text-anchor": "middle", class: "k3-axis-title", text: "reading layer l (log scale)" }));
         var paths = lines.map(function (ln) { return S.path(ln.d(y), "f12b-l f12b-l-" + ln.cls); });
         var cursor = S.path("", "f12b-cursor");
         var dots = lines.map(function (ln) { return S.el("circle", { r: 4, class: "f12b-dot f12b-d-" + ln.cls }); });
-        var svg = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f12b-svg", role: "img" }, g, cursor);
+        var svg = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f12b-svg", role: "img", "data-graphic": "chart" }, g, cursor);
         paths.concat(dots).forEach(function (n) { svg.appendChild(n); });
         scrub(svg);
         return { node: el("figure", { class: "f12b-chart", "data-sym": sym }, el("figcaption", { class: "f12b-title" }, title, note && el("span", { text: note })), svg),

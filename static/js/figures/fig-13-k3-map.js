@@ -44,7 +44,7 @@
   /* ---- the SVG map ---- */
   var VW = 1000, X0 = 92, X1 = 906, lw = (X1 - X0) / S.n;
   var yA = 44, hA = 46, yF = 94, hF = 46;  // attention row, feed-forward row
-  var svg = el("svg:svg", { class: "f13-map", viewBox: "0 0 " + VW + " 196", role: "img",
+  var svg = el("svg:svg", { class: "f13-map", viewBox: "0 0 " + VW + " 196", role: "img", "data-graphic": "diagram",
     "aria-label": "Map of the " + S.n + " layers: " + S.kda + " KDA and " + S.mla + " gated MLA attention layers, a dense " +
       "first feed-forward layer and mixture-of-experts layers after it, in " + S.blocks.length + " attention-residual blocks." });
   var parts = {};  // component id → SVG elements that belong to it
@@ -115,7 +115,7 @@
   });
 
   /* ---- SiTU vs SiLU ---- */
-  var plot = el("div", { class: "f13-plot", role: "img", "aria-label": "Line plot of SiTU with beta " + W.fmt(sx.beta, 0) +
+  var plot = el("div", { class: "f13-plot", role: "img", "data-graphic": "chart", "aria-label": "Line plot of SiTU with beta " + W.fmt(sx.beta, 0) +
     " and SiLU for inputs from " + W.fmt(sx.x[0], 0) + " to " + W.fmt(sx.x[sx.x.length - 1], 0) + "." });
   var slider = W.slider({ label: "Input g", values: sx.x, index: ctx.get().x, format: function (v) { return W.fmt(v, 2); },
     onInput: function (i) { ctx.set({ x: i }, "input"); } });

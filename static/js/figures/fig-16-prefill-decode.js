@@ -54,6 +54,7 @@
       var mech = ctx.get().mech, phase = ctx.get().phase, idx = data.n.indexOf(ctx.get().n);  // what paint() shows
 
       function amount(x, quantity) { return W.si(x) + " " + data.units[quantity]; }
+      function decade(x) { return W.si(x).replace(/\.0+(?= )/, ""); }  // a bar's ends are powers of ten: "10 K", not "10.0 K"
       function phaseLabel(p) { return data.phases.filter(function (x) { return x.key === p; })[0].label; }
 
       /* ---------- controls ---------- */
@@ -89,7 +90,11 @@
         p.fill.style.background = "var(" + r.color + ")";
         p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
           el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
-          el("span", { class: "f16-bar", "aria-hidden": "true" }, p.fill), p.text, p.parts);
+          el("span", { class: "f16-bar", "aria-hidden": "true", "data-graphic": "chart" }, p.fill),
+          el("span", { class: "f16-scale k3-axis-title", "aria-hidden": "true" },
+            el("span", { text: decade(data.bar_ends[r.quantity][0]) }), el("span", { text: "log scale, shared by all" }),
+            el("span", { text: decade(data.bar_ends[r.quantity][1]) })),
+          p.text, p.parts);
         p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
         panels[r.key] = p;
         if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));

@@ -49,7 +49,7 @@
     if (opts.slider.aria) slider.input.setAttribute("aria-label", opts.slider.aria);
     if (opts.slider.sym) slider.input.setAttribute("data-sym", opts.slider.sym);
     slider.input.addEventListener("change", function () { opts.onEnd(); });  // a finished slide or key press
-    var plot = el("div", { class: opts.plotClass, role: "img" });
+    var plot = el("div", { class: opts.plotClass, role: "img", "data-graphic": "chart" });
     /* the x axis spans the grid's ends evenly, so a pointer's place across the plot area is the index */
     W.scrub({ node: plot, margin: opts.margin, count: count,
       onIndex: function (i) { opts.onIndex(i, "drag"); }, onEnd: opts.onEnd });

@@ -71,7 +71,7 @@
 
   H.legend = function (scale, digits) {
     var f = function (x) { return W.fmt(x, digits === undefined ? 1 : digits); };
-    return W.el("div", { class: "k3-heat-legend", role: "img",
+    return W.el("div", { class: "k3-heat-legend", role: "img", "data-graphic": "legend",
       "aria-label": "Colour scale: blue for negative values, orange for positive, strongest at ±" + f(scale) },
       W.el("span", { class: "k3-num", text: f(-scale) }), W.el("span", { class: "k3-heat-bar" }),
       W.el("span", { class: "k3-num", text: "+" + f(scale) }),

@@ -10,7 +10,7 @@
   "use strict";
   var W = window.K3W, el = W.el;
   W.f09LayerChart = function (opts) {
-    var plot = el("div", { class: "f09-plot", role: "img" });
+    var plot = el("div", { class: "f09-plot", role: "img", "data-graphic": "chart" });
     var css = W.css(opts.mount), names = opts.names, sizes = opts.sizes;
     var Plotly = null, shown = null, marked = -1;
 

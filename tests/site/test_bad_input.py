@@ -57,7 +57,7 @@ def spec_height_not_a_number(s):
 def spec_height_missing_width(s):
     s.replace(SPEC, "  800:", "  #800:")
     return f"{SPEC}:{_line_of(s, SPEC, 'height:')}", \
-        "height: Value error, one height (px, 120–4000) per figure width 1100, 1000, 900, 800, 700, 600, 500, 400, 320, 280; missing 800"
+        "height: Value error, one height (px, 120–4000) per figure width 1100, 1000, 900, 800, 700, 600, 500, 400, 350, 320, 280; missing 800"
 @case
 def spec_bool_as_string(s): return f"{SPEC}:{s.replace(SPEC, 'plotly: true', 'plotly: maybe')}", "plotly: Input should be a valid boolean"
 @case

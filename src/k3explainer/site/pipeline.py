@@ -17,7 +17,7 @@ from .jsmin import strip_comment_lines
 from .math import katex_assets, render_math
 from .output import write_atomic
 from .render import FigureView, environment, render_page
-from .specs import check_parts, load_specs
+from .specs import check_parts, load_specs, reserve_css
 from .suggest import did_you_mean
 
 
@@ -181,9 +181,11 @@ def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, byt
 
 
 def _concat_css(folder: Path) -> bytes:
-    """site.css: the base sheets in name order (each figure's own sheet loads with the figure)."""
+    """site.css: the base sheets in name order (each figure's own sheet loads with the figure),
+    then the reserved-height rules generated from specs.RESERVE_WIDTHS."""
     sheets = sorted(folder.glob("*.css"))
-    return b"\n".join(f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets)
+    return b"\n".join([f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets]
+                      + [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()])
 
 
 def _concat_js(folder: Path) -> bytes:

@@ -16,8 +16,18 @@ from .yamlmarks import Marked, YamlProblem, load
 
 FIGURE_ID = r"^fig-\d\d[a-z]?$"
 # Figure widths (px) where the reserved height may change; each holds up to the next wider one.
-# static/css/figure.css has one container query per width; `python -m k3explainer.reserve` measures them.
-RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 320, 280)
+# reserve_css() writes one container query per width; `python -m k3explainer.reserve` measures them.
+RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 350, 320, 280)
+
+
+def reserve_css() -> str:
+    """The rules that pick a figure's reserved height by its column width: the widest width's
+    height by default, each narrower one below the next wider width (a 390 px phone's 350 px
+    column gets the 350 band, a 360 px phone's the 320 band)."""
+    rules = [f".fig-stage {{ min-height: var(--h-{RESERVE_WIDTHS[0]}); }}"]
+    rules += [f"@container (max-width: {upper - 0.02:.2f}px) {{ .fig-stage {{ min-height: var(--h-{width}); }} }}"
+              for upper, width in zip(RESERVE_WIDTHS, RESERVE_WIDTHS[1:])]
+    return "\n".join(rules) + "\n"
 
 
 class Constant(BaseModel):

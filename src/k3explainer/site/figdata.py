@@ -9,12 +9,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import math
 import os
 import traceback
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from .errors import Diagnostics
 from .facts import Facts
@@ -22,17 +21,33 @@ from .specs import Spec
 from .validate import validate
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
 def to_jsonable(value: Any) -> Any:
+    """Plain JSON values from a builder's dict (numpy arrays and scalars become lists and numbers).
+
+    Figure data is mostly long lists of floats, so plain values are answered first; numpy is only
+    imported when a value is not plain, which a warm build (data from the cache) never meets."""
+    t = type(value)
+    if t is float:
+        if not math.isfinite(value):
+            raise ValueError(f"non-finite number {value} in figure data")
+        return value
+    if t in _PLAIN:
+        return value
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]
+    import numpy as np
+
     if isinstance(value, np.ndarray):
         return to_jsonable(value.tolist())
     if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        raise ValueError(f"non-finite number {value} in figure data")
+        return to_jsonable(value.item())
+    if isinstance(value, float):  # a float subclass
+        return to_jsonable(float(value))
     return value
 
 
@@ -128,9 +143,8 @@ def markdown_fields(value: Any, path: str = ""):
     Builders may return inline Markdown (facts, math, links) in such keys; the pipeline checks
     and renders it like prose and stores the HTML under the same name ending in `_html`."""
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in list(items):
-        where = f"{path}.{key}" if path else str(key)
+    for key, item in list(items):  # (only containers are walked into: data is mostly long lists of numbers)
         if isinstance(key, str) and key.endswith("_md") and isinstance(item, str):
-            yield value, key, where
-        else:
-            yield from markdown_fields(item, where)
+            yield value, key, f"{path}.{key}" if path else key
+        elif isinstance(item, (dict, list)):
+            yield from markdown_fields(item, f"{path}.{key}" if path else str(key))

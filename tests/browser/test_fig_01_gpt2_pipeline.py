@@ -200,3 +200,20 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "opening from the stack": lambda p: fig.locator(".f01-stack").click(),
         "the phone column, open": phone,
     })
+
+
+def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site_url, kernel):
+    """Under the share bar, every part that holds parameters, with count ÷ total as printed (one
+    decimal, two below 1 %); a part too small to show in two decimals reads "< 0.01%", not 0.00%."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    p = kernel["p"]
+    parts = {"token embedding wte": p["wte"], "position embedding wpe": p["wpe"], "12 blocks": p["blocks"],
+             "final LayerNorm": p["ln_f"]}
+    items = fig.locator(".f01-legend-item").all_text_contents()
+    assert [next(k for k in parts if t.startswith(k)) for t in items] == list(parts)
+    for text, count in zip(items, parts.values()):
+        share = count / p["total"]
+        want = "< 0.01%" if share < 0.00005 else f"{100 * share:.{2 if share < 0.01 else 1}f}%"
+        assert text.endswith(" " + want), (text, want)
+    assert items[-1].endswith("< 0.01%")  # ln_f: 1,536 of ~124 M

@@ -14,6 +14,8 @@
     count: ["--mono", 12, 700, 16], small: ["--mono", 10.5, 400, 14], note: ["--sans", 12, 400, 15],
     head: ["--sans", 11, 700, 15], sum: ["--mono", 12, 400, 17],
   };
+  /* A share as the figure prints it: one decimal, two below 1 %, never "0.00%" for a part that exists. */
+  function pct(share) { return share < 0.00005 ? "< 0.01%" : window.K3W.fmt(100 * share, share < 0.01 ? 2 : 1) + "%"; }
 
   K3.register("fig-01-gpt2-pipeline", {
     state: function () { return { layer: K3.state.oneOf(["closed", "open"], "closed") }; },
@@ -74,7 +76,7 @@
         }
         y += 10;
         var key = T.legend("note", "f01-key", 0, y, data.block_split.map(function (p) {
-          return { swatch: "f01-split-" + p.id, text: p.label + " " + W.int(p.count) + " (" + W.fmt(100 * p.share, p.share < 0.01 ? 2 : 1) + "%)" };
+          return { swatch: "f01-split-" + p.id, text: p.label + " " + W.int(p.count) + " (" + pct(p.share) + ")" };
         }), w);
         key.nodes.forEach(function (n) { view.appendChild(n); });
         y += key.h + 6;
@@ -189,10 +191,10 @@
 
       var shown = data.addends.filter(function (a) { return a.count; });
       var bar = el("div", { class: "f01-bar", role: "img", "data-graphic": "chart", "aria-label": "Share of the parameters: " +
-        shown.map(function (a) { return a.label + " " + W.fmt(100 * a.share, 1) + "%"; }).join(", ") });
+        shown.map(function (a) { return a.label + " " + pct(a.share); }).join(", ") });
       shown.forEach(function (a) {
         bar.appendChild(el("span", { class: "f01-seg f01-seg-" + a.id, "data-sym": a.sym, style: "width:" + 100 * a.share + "%",
-          title: a.label + ": " + W.int(a.count) }, a.share > 0.08 ? el("span", { text: W.fmt(100 * a.share, 1) + "%" }) : null));
+          title: a.label + ": " + W.int(a.count) }, a.share > 0.08 ? el("span", { text: pct(a.share) }) : null));
       });
 
       var config = el("div", { class: "f01-config" },
@@ -202,7 +204,7 @@
       var legend = el("p", { class: "f01-legend k3-legend", "aria-hidden": "true" }, el("span", { class: "f01-legend-title", text: "Share of the parameters:" }));
       shown.forEach(function (a) {
         legend.appendChild(el("span", { class: "f01-legend-item" }, el("i", { class: "f01-sw f01-seg-" + a.id }),
-          a.label + " " + W.fmt(100 * a.share, a.share < 0.01 ? 2 : 1) + "%"));
+          a.label + " " + pct(a.share)));
       });
 
       var root = mount.appendChild(el("div", { class: "f01" }, config, sum, el("div", { class: "f01-share" }, bar, legend)));

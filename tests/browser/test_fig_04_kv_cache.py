@@ -109,10 +109,12 @@ def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
 def test_play_runs_and_pauses(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, EMPTY)
-    play = fig.get_by_role("button", name="Play")
+    play = fig.get_by_role("button", name="Play")  # a toggle: one name, its state in aria-pressed
     play.click()
+    assert play.get_attribute("aria-pressed") == "true"
     page.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % (kernel["P"] + 1))
-    fig.get_by_role("button", name="Pause").click()
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
     n = counter(fig, "n")
     page.wait_for_timeout(1200)
     assert counter(fig, "n") == n  # paused: nothing advances
@@ -236,7 +238,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     def play_pause(p):
         fig.get_by_role("button", name="Play").click()
         p.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % 6)
-        fig.get_by_role("button", name="Pause").click()
+        fig.get_by_role("button", name="Play").click()  # pressed again: paused
 
     def to_end(p):
         nxt.focus()

@@ -23,15 +23,15 @@
       var prefillBtn = el("button", { type: "button", class: "k3-btn f04-prefill", text: "Prefill",
         on: { click: function () { ctx.set({ step: 1 }, "click"); } } });
       var stepper = W.stepper({
-        label: "Decode steps", count: COUNT, value: ctx.get().step, play: true,
+        label: "Decode steps", count: COUNT, value: ctx.get().step,
         format: function (i) {
           return i === 0 ? "not started" : i === 1 ? "prefill · " + P + " tokens" : "decode step " + (i - 1) + " of " + (COUNT - 2);
         },
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
-      // playing is one gesture (one history entry); pressing Play or Pause ends the one before
-      var playBtn = stepper.node.querySelector("[aria-pressed]");
-      playBtn.addEventListener("click", ctx.end, true);
+      var player = W.player({ ctx: ctx, label: "Play the decode steps", last: COUNT - 1,
+        at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
+      stepper.node.appendChild(player.node);
       var toggle = el("button", { type: "button", class: "k3-btn f04-switch", role: "switch", "aria-checked": "false",
         "aria-keyshortcuts": "S", on: { click: function () { flip("click"); } } },
         el("span", { class: "f04-knob", "aria-hidden": "true" }), "Fixed-size state (§05)");
@@ -194,12 +194,6 @@
         var b = stepper.node.querySelector("button:not(:disabled)");
         if (b) b.focus();
       }
-      function pause() {  // off-screen, or the last step reached: stop playing and end its gesture
-        if (playBtn.getAttribute("aria-pressed") !== "true") return;
-        stepper.stop();
-        ctx.end();
-      }
-
       /* The first time the figure is on screen it plays itself from the empty cache to the last step
        * (with reduced motion it shows that end state at once), so it never opens empty. The frames
        * are the figure's, not the reader's: set as "restore", they are neither narrated nor written
@@ -227,16 +221,15 @@
         render: function (st, prev, how) {
           var fixed = st.state === "fixed";
           if (how === "restore" && prev && !intro.own) cancelIntro();  // back/forward: the reader's state wins
-          if (how === "restore") stepper.stop();
+          if (how === "restore") player.stop();
           stepper.set(st.step);
           paint(st.step, fixed);
-          if (how === "play" && st.step >= COUNT - 1) pause();
           if (how === "key" || how === "click") keepFocus();
         },
         describe: function (prev, next) { return describe(next.step, next.state === "fixed"); },
-        pause: function () { stopIntro(); pause(); },
-        resume: runIntro,
-        destroy: stopIntro,
+        pause: function () { stopIntro(); player.pause(); },
+        resume: function () { runIntro(); player.resume(); },
+        destroy: function () { stopIntro(); player.stop(); },
       };
     },
   });

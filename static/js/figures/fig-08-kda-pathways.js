@@ -37,12 +37,14 @@
 
       /* ---------- toolbar: stepper over pathways, chips, zoom, research ---------- */
       var stepper = W.stepper({
-        label: "Step through the pathways", count: P.length + 1, value: ctx.get().step, play: true,
+        label: "Step through the pathways", count: P.length + 1, value: ctx.get().step,
         format: function (i) { return i ? i + " / " + P.length + " · " + P[i - 1].label : "All pathways"; },
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
       stepper.node.classList.add("f08-stepper");
-      var playBtn = stepper.node.querySelector("[aria-pressed]");
+      var player = W.player({ ctx: ctx, label: "Play through the pathways", last: P.length,
+        at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
+      stepper.node.appendChild(player.node);
       var chips = P.map(function (p) {
         return el("button", { type: "button", class: "k3-btn f08-chip", "data-chip": p.id, "aria-pressed": "true",
           title: "Toggle; Shift-click or Shift+Enter shows only this pathway",
@@ -184,11 +186,6 @@
             W.html(el("dd", { class: "f08-eq" }), n.eq_html));
         });
       }
-      function pause() {  // off-screen, or the last pathway reached: stop playing and end its gesture
-        if (playBtn.getAttribute("aria-pressed") !== "true") return;
-        stepper.stop();
-        ctx.end();
-      }
 
       /* ---------- what a change says ---------- */
       function describePaths(prev, next) {
@@ -219,10 +216,9 @@
             layout(s.research);
           }
           if (!prev || prev.step !== s.step || prev.research !== s.research) {
-            if (how === "restore") stepper.stop();
+            if (how === "restore") player.stop();
             stepper.set(s.step);
             paintStep(s.step, s.research);
-            if (how === "play" && s.step >= P.length) pause();
           }
           if (!prev || prev.equal !== s.equal) demo.paint(s.equal);
           view(s);
@@ -236,8 +232,8 @@
           if (prev.equal !== next.equal) return demo.describe(next.equal);
           return describeView(prev, next, how);
         },
-        pause: pause,
-        destroy: function () { stepper.stop(); camera.destroy(); },
+        pause: player.pause, resume: player.resume,
+        destroy: function () { player.stop(); camera.destroy(); },
       };
     },
   });

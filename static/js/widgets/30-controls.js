@@ -42,21 +42,19 @@
     return { node: group, set: function (v) { value = v; paint(); }, get: function () { return value; } };
   };
 
-  /* A stepper: ◀ step k of n ▶ (+ optional play/pause), arrow keys on the group.
-   * opts: {label, count, value, format(i) -> text, onChange(i, how), play: bool} */
+  /* A stepper: ◀ step k of n ▶, arrow keys on the group (a figure that plays adds K3W.player's
+   * button to the stepper's row).
+   * opts: {label, count, value, format(i) -> text, onChange(i, how)} */
   W.stepper = function (opts) {
     var value = opts.value || 0;
-    var timer = null;
     var readout = W.el("span", { class: "k3-stepper-readout k3-num", "aria-live": "off" });
     var prev = W.el("button", { type: "button", class: "k3-btn", "aria-label": "Previous step", text: "◀",
       on: { click: function () { go(value - 1, "click"); } } });
     var next = W.el("button", { type: "button", class: "k3-btn", "aria-label": "Next step", text: "▶",
       on: { click: function () { go(value + 1, "click"); } } });
-    var play = opts.play ? W.el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Play",
-      on: { click: function () { timer ? stop() : startPlay(); } } }) : null;
     // the group itself takes ← → Home End, so the keys keep working when an end button is disabled
     var node = W.el("div", { class: "k3-row k3-stepper", role: "group", tabindex: "0", "aria-label": opts.label },
-      prev, readout, next, play);
+      prev, readout, next);
     function paint() {
       readout.textContent = opts.format ? opts.format(value) : "step " + (value + 1) + " / " + opts.count;
       var focused = document.activeElement;
@@ -71,19 +69,6 @@
       paint();
       if (opts.onChange) opts.onChange(value, how);
     }
-    function startPlay() {
-      if (value >= opts.count - 1) go(0, "play");
-      play.setAttribute("aria-pressed", "true");
-      play.textContent = "Pause";
-      timer = setInterval(function () {
-        if (value >= opts.count - 1) stop(); else go(value + 1, "play");
-      }, window.K3.reducedMotion() ? 1600 : 900);
-    }
-    function stop() {
-      clearInterval(timer);
-      timer = null;
-      if (play) { play.setAttribute("aria-pressed", "false"); play.textContent = "Play"; }
-    }
     node.addEventListener("keydown", function (e) {
       if (e.key === "ArrowRight") { e.preventDefault(); go(value + 1, "key"); }
       else if (e.key === "ArrowLeft") { e.preventDefault(); go(value - 1, "key"); }
@@ -92,7 +77,7 @@
     });
     paint();
     return { node: node, set: function (i) { value = Math.max(0, Math.min(opts.count - 1, i)); paint(); },
-      get: function () { return value; }, stop: stop };
+      get: function () { return value; } };
   };
 
   /* A labelled range input over an index into `values` (so log scales are data, not maths here).

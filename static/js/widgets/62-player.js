@@ -1,7 +1,7 @@
 /* K3W widgets: a Play/Pause button that walks a figure's step state on a timer.
- * Unlike the stepper's built-in play, it plugs into the figure lifecycle: hand pause/resume to the
- * view so it stops while the figure is off-screen and carries on when it returns; it goes slower
- * under reduced motion (the figure then draws each step without transitions).
+ * It plugs into the figure lifecycle: hand pause/resume to the view so it stops while the figure
+ * is off-screen and carries on when it returns; it goes slower under reduced motion (the figure
+ * then draws each step without transitions). Used by FIG 04, 06 and 08.
  * opts: {ctx, label, at() → current step, last (final step), go(step) (sets the state, how "play")}
  * → {node, pause, resume, stop} */
 (function () {

@@ -184,3 +184,18 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "equation symbol hover": lambda p: p.locator("#kimi-k3 .katex-display [data-sym='situ-fn']").first.hover(),
         "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
     })
+
+
+def test_layer_kinds_differ_by_more_than_hue(watched, site_url):
+    """Blue and violet nearly merge for red–green colour blindness, so every MLA tile (and the
+    Gated MLA legend swatch) also carries a bar across it that KDA tiles do not have."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    tiles = fig.locator(".f13-map rect.f13-mla").evaluate_all("rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width')])")
+    marks = fig.locator(".f13-map rect.f13-mla-mark").evaluate_all(
+        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width'), getComputedStyle(r).fill])")
+    assert [m[:2] for m in marks] == tiles
+    paper = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert {m[2] for m in marks} == {paper}
+    swatch = fig.locator(".f13-k-gated-mla .f13-swatch").evaluate("s => getComputedStyle(s).backgroundImage")
+    assert "linear-gradient" in swatch

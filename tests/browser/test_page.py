@@ -179,7 +179,7 @@ def test_shared_link_lands_on_the_restored_figure_without_layout_shift(watched, 
           window.__cls += e.value;
           for (const s of e.sources) window.__shifted.push([Math.round(e.startTime) + " ms",
             s.node ? s.node.id || s.node.className || s.node.nodeName : "?",
-            s.previousRect.y + " -> " + s.currentRect.y, s.previousRect.height + " -> " + s.currentRect.height]);
+            ["x", "y", "width", "height"].map(k => k + " " + s.previousRect[k] + " -> " + s.currentRect[k]).join(", ")]);
         } }).observe({type: 'layout-shift', buffered: true});""")
     page.goto(site_url + "index.html" + hash_(site_dir))
     fig_id = hash_(site_dir)[1:].split("&")[0]

@@ -46,14 +46,14 @@
       [alpha, token].forEach(function (s) { s.input.addEventListener("change", function () { ctx.end(); }); });
 
       /* ---------- the gate strip: what each key channel is multiplied by when the gate acts ---------- */
-      var gateNote = el("p", { class: "f07b-gate-note", id: "fig-07b-gate-note" });
+      var gateNote = el("p", { class: "f07b-gate-note", id: ctx.id + "-gate-note" });
       var strip = el("div", { class: "f07b-strip" }, el("div", { class: "f07b-srow", "aria-hidden": "true" }, el("span"),
         el("span", { class: "f07b-cells" },
           el("span", { class: "f07b-group f07b-g-fact", style: "grid-column: span " + data.n_slow, text: "fact" }),
           el("span", { class: "f07b-group", style: "grid-column: span " + (data.d_k - data.n_slow), text: "topic channels" }))));
       strip.style.setProperty("--cols", data.d_k);
       var rows = MECHS.map(function (m) {
-        var box = el("span", { class: "f07b-cells", role: "img", "data-graphic": "chart", "aria-describedby": "fig-07b-gate-note", "data-sym": m.sym || null });
+        var box = el("span", { class: "f07b-cells", role: "img", "data-graphic": "chart", "aria-describedby": ctx.id + "-gate-note", "data-sym": m.sym || null });
         var cells = W.range(data.d_k, function () { return box.appendChild(el("span", { class: "f07b-cell" })); });
         strip.appendChild(el("div", { class: "f07b-srow " + m.cls },
           el("span", { class: "f07b-gate-name", "aria-hidden": "true" }, swatch(m), data.mechanism_labels[m.key]), box));

@@ -130,7 +130,9 @@
         figures[fig.id] = c;
         showProvenance(fig, internal.datasets[fig.id].provenance || {});
         fig.querySelector(".fig-mount").removeAttribute("aria-busy");
-        K3.focusableScrollers(fig);
+        return K3.markScrollers(fig).then(function () { return c; });
+      })
+      .then(function (c) {
         fig.dataset.status = "ready";
         fig.dataset.ready = "true";
         watchVisibility(c);

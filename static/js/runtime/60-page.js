@@ -58,9 +58,11 @@
    * itself: the reader decides what goes out of view. Regions are measured when they appear
    * (figures render into the page), when they or the window change size, and as they scroll. */
   var SCROLLERS = ".math-block, .section > table, .k3-scroll, .journey-list";
-  function measureScroller(el) {
-    var max = el.scrollWidth - el.clientWidth, side = null;
-    if (max > 1) side = el.scrollLeft <= 1 ? "end" : el.scrollLeft >= max - 1 ? "start" : "both";
+  function overflowSide(el) {
+    var max = el.scrollWidth - el.clientWidth;
+    return max > 1 ? (el.scrollLeft <= 1 ? "end" : el.scrollLeft >= max - 1 ? "start" : "both") : null;
+  }
+  function markScroller(el, side) {
     if (el.getAttribute("data-overflow") !== side) {
       if (side) el.setAttribute("data-overflow", side); else el.removeAttribute("data-overflow");
     }
@@ -68,45 +70,64 @@
     if (side && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
     else if (!side && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
   }
+  /* Every width is read before any mark is written: a write between two reads would make the
+   * browser lay the page out again for each region (measured: ~11 ms per figure start). */
+  function measureScrollers(els) {
+    var sides = els.map(overflowSide);
+    els.forEach(function (el, i) { markScroller(el, sides[i]); });
+  }
   var sized = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
-    entries.forEach(function (e) { measureScroller(e.target); });
+    measureScrollers(entries.map(function (e) { return e.target; }));
   }) : null;
   var watched = typeof WeakSet === "function" ? new WeakSet() : null;
-  function focusableScrollers(root) {
-    var scope = root || document;
+  function scrollersIn(scope) {  // and keep measuring them whenever their size changes
     var els = [].slice.call(scope.querySelectorAll(SCROLLERS));
     if (scope.matches && scope.matches(SCROLLERS)) els.push(scope);
     els.forEach(function (el) {
-      measureScroller(el);
       if (sized && watched && !watched.has(el)) { watched.add(el); sized.observe(el); }
     });
+    return els;
   }
   document.addEventListener("scroll", function (e) {
     var el = e.target;
-    if (el.nodeType === 1 && el.matches(SCROLLERS)) measureScroller(el);
+    if (el.nodeType === 1 && el.matches(SCROLLERS)) measureScrollers([el]);
   }, { capture: true, passive: true });
-  /* Figures draw (and redraw) their parts after start: measure again, at most once a frame, and
-   * only inside the figure that changed (a heatmap updating its numbers must not re-measure every
-   * scroller of the article on each input). */
-  var changed = [];
-  function rescanSoon(scope) {
-    if (changed.indexOf(scope) >= 0) return;
-    if (!changed.length) requestAnimationFrame(function () { var scopes = changed; changed = []; scopes.forEach(focusableScrollers); });
-    changed.push(scope);
+  /* Figures draw (and redraw) their parts after start: measure again, and only inside what
+   * changed (a heatmap updating its numbers must not re-measure every scroller of the article on
+   * each input). Requests gather until the frame has been laid out and painted (a task queued
+   * from requestAnimationFrame runs after it) and are measured together then, so the reads see a
+   * layout the browser made anyway instead of forcing one per figure in the middle of drawing.
+   * Resolves once the marks are set (a figure is "ready" only then). */
+  var batch = null;
+  function markScrollers(scope) {
+    if (!batch) {
+      var scopes = [];
+      batch = { scopes: scopes, done: new Promise(function (resolve) {
+        requestAnimationFrame(function () {
+          setTimeout(function () {
+            batch = null;
+            measureScrollers([].concat.apply([], scopes.map(scrollersIn)));
+            resolve();
+          }, 0);
+        });
+      }) };
+    }
+    if (batch.scopes.indexOf(scope) < 0) batch.scopes.push(scope);
+    return batch.done;
   }
   if ("MutationObserver" in window) {
     new MutationObserver(function (records) {
       records.forEach(function (r) {
         if (!r.addedNodes.length && !r.removedNodes.length) return;
         var el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-        rescanSoon((el && el.closest("figure")) || document);
+        markScrollers((el && el.closest("figure")) || document);
       });
     }).observe(document.body, { childList: true, subtree: true });
   }
   document.addEventListener("contentvisibilityautostatechange", function (e) {
-    if (!e.skipped) requestAnimationFrame(function () { focusableScrollers(e.target); });
+    if (!e.skipped) markScrollers(e.target);
   }, true);
-  K3.focusableScrollers = focusableScrollers;
+  K3.markScrollers = markScrollers;
 
   /* The sticky journey strip's real height, as --strip-h on the root: anchors (scroll-margin-top in
    * base.css) land just below it whatever its height at this width and font size. */
@@ -179,12 +200,12 @@
 
   function start() {
     trackStrip();
-    focusableScrollers();
+    markScrollers(document);
     watchMath();
     var resizeTimer = null;
     window.addEventListener("resize", function () {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(function () { focusableScrollers(); }, 150);
+      resizeTimer = setTimeout(function () { markScrollers(document); }, 150);
     });
     internal.watchFigures();
     watchJourney();

@@ -101,10 +101,30 @@ _AXE_ON_PATHS = """([sel, paths]) => {
 
 def _changed_roots(before: dict[str, str], after: dict[str, str]) -> list[str]:
     """Paths of the outermost elements that are new or changed (an element gone marks its parent)."""
-    changed = {p for p, sig in after.items() if before.get(p) != sig}
-    changed |= {p.rsplit("/", 1)[0] for p in before if p not in after and p}
+    changed = {p for p, sig in after.items() if before.get(p) != sig} | _lost_parents(before, after)
     return sorted(p for p in changed
                   if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
+
+
+def _lost_parents(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    return {p.rsplit("/", 1)[0] for p in before if p not in after and p}
+
+
+def _in_context(media: str, nodes: dict[str, str]) -> dict[str, str]:
+    """Each element's signature together with its ancestors' and the media ({path: key}): all
+    that axe's verdict on it depends on (see _SIGNATURE)."""
+    keys: dict[str, str] = {}
+    for path in sorted(nodes, key=lambda p: p.count("/")):
+        keys[path] = nodes[path] + " < " + (keys[path.rsplit("/", 1)[0]] if path else media)
+    return keys
+
+
+def _needs_check(root: str, keys: dict[str, str], checked: set[str], lost: set[str]) -> bool:
+    """Whether the subtree at `root` holds anything new to axe: an element it never checked in
+    this context, or a parent that lost a child (a label or a referenced id may have gone too)."""
+    def inside(p: str) -> bool:
+        return root == "" or p == root or p.startswith(root + "/")
+    return any(inside(p) for p in lost) or any(inside(p) and k not in checked for p, k in keys.items())
 
 
 def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
@@ -112,25 +132,28 @@ def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
     the page), so a state only reachable by clicking (a new colour, a focus ring, an appended
     label) is checked too. Interactions run in order and may build on each other.
 
-    A state already seen (see _SIGNATURE) is not checked again; otherwise axe checks only what
-    differs from the state before it — the changed elements with their parents and everything
-    inside them — or the whole figure when the media changed. The state before was itself checked
-    (or equals one that was), so every state reached is covered at a fraction of the cost."""
+    Each axe run costs ~1 s however little it is asked to check (its colour check lays out the
+    whole document), so after an interaction axe checks only what is new: each subtree that
+    differs from the state before (with its parent, so rules about a parent and its children see
+    both), and of those only the ones holding an element axe has not yet passed in the same
+    context (same signature, same ancestors, same colour scheme and viewport) or a parent that
+    lost a child. Every state reached is covered: what is not checked again was passed before."""
     sel = f"#{fig_id}"
     _prepare_axe(page)
     before = page.evaluate(_SIGNATURE, sel)
-    seen = {(before["media"], tuple(sorted(before["nodes"].items())))}
+    checked = set(_in_context(before["media"], before["nodes"]).values())
     found = {"at load": axe_violations(page, sel)}
     for name, act in interactions.items():
         act(page)
         after = page.evaluate(_SIGNATURE, sel)
-        key = (after["media"], tuple(sorted(after["nodes"].items())))
-        if key not in seen:
-            seen.add(key)
-            roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"])
-            if roots:
-                _prepare_axe(page)
-                found[f"after {name}"] = _serious(page.evaluate(_AXE_ON_PATHS, [sel, roots]))
+        keys = _in_context(after["media"], after["nodes"])
+        lost = _lost_parents(before["nodes"], after["nodes"])
+        roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"])
+        roots = [r for r in roots if _needs_check(r, keys, checked, lost)]
+        if roots:
+            _prepare_axe(page)
+            found[f"after {name}"] = _serious(page.evaluate(_AXE_ON_PATHS, [sel, roots]))
+        checked |= set(keys.values())
         before = after
     assert {k: v for k, v in found.items() if v} == {}
 

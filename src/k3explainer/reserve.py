@@ -27,8 +27,8 @@ WIDEST = 1120  # the figure column's maximum width (--wide in base.css)
 # widest phone layout can need more than both ends of its band.
 PAGE_BREAK_COLUMNS = (640, 641)
 
-# Each live figure's default view, measured with its reservation lifted: {id: px}
-MEASURE_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-src]')].map(f => {
+# Each started figure's view, measured with its reservation lifted: {id: px}
+MEASURE_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-ready=true]')].map(f => {
   const stage = f.querySelector('.fig-stage');
   stage.style.minHeight = '0px';
   const used = f.querySelector('.fig-mount').getBoundingClientRect().height;
@@ -41,7 +41,9 @@ ALL_READY_JS = "() => [...document.querySelectorAll('figure[data-src]')].every(f
 
 
 def open_at_width(page, url: str, width: int) -> None:
-    """Load `url` with the figure column exactly `width` px wide and every figure started."""
+    """Load `url` with the figure column exactly `width` px wide and its figures started: the
+    ones whose states its hash names (a round of state_hashes), or every figure if it names none
+    (starting all 24 on the whole article costs ~2 s; a round's few, a tenth of that)."""
     viewport = width + 40
     for _ in range(4):  # the page's margins differ between layouts: adjust until the column fits
         page.set_viewport_size({"width": viewport, "height": 900})
@@ -52,8 +54,14 @@ def open_at_width(page, url: str, width: int) -> None:
         viewport += width - got
     else:
         raise RuntimeError(f"could not size the figure column to {width} px (last {got} px)")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function(ALL_READY_JS, timeout=60000)
+    named = sorted({key.split(".", 1)[0] for key in url.partition("#")[2].split("&") if "." in key.split("=")[0]})
+    if named:
+        page.evaluate("ids => ids.forEach(id => K3._.initFigure(document.getElementById(id)))", named)
+        page.wait_for_function("ids => ids.every(id => document.getElementById(id).dataset.ready === 'true')",
+                               arg=named, timeout=60000)
+    else:
+        page.evaluate("K3.initAll()")
+        page.wait_for_function(ALL_READY_JS, timeout=60000)
     page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 

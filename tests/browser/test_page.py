@@ -122,6 +122,32 @@ def test_every_chart_has_labelled_axes_or_a_legend(watched, site_url):
     assert sum(kind == "chart" for _, kind, _ in graphics) >= 20
 
 
+# The rendered size of each figure's SVG text (font size in user units times the drawing's scale
+# on screen), with the caption's size: {figure id: largest px}, caption px
+SVG_TEXT_JS = """() => { const largest = {};
+  for (const t of document.querySelectorAll('figure[id] svg text')) {
+    const m = t.getScreenCTM();
+    if (!m || !t.getBoundingClientRect().width) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), id = t.closest('figure[id]').id;
+    largest[id] = Math.max(largest[id] || 0, px);
+  }
+  return [largest, parseFloat(getComputedStyle(document.querySelector('figure figcaption')).fontSize)]; }"""
+
+
+def test_no_drawing_scales_its_text_above_the_caption_size(watched, site_url):
+    """A drawing stretched to a wide column stretches its text too (FIG 12b's axis labels were
+    16 px beside 14.4 px captions): at desktop width no figure's SVG text is drawn larger than its
+    caption, give or take 5 %."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "index.html")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function(ALL_READY_JS, timeout=60000)
+    largest, caption = page.evaluate(SVG_TEXT_JS)
+    assert len(largest) >= 15
+    assert {f: round(px, 1) for f, px in largest.items() if px > caption * 1.05} == {}
+
+
 def test_no_layout_shift_while_reading_through(watched, site_url):
     page, _ = watched
     page.emulate_media(reduced_motion="reduce")

@@ -94,6 +94,22 @@ def test_section_12_names_the_controls_the_figure_has(watched, site_url):
     assert fig.get_by_role("button", name="New query").count() == 1
 
 
+def test_the_key_under_the_bars_says_what_they_draw(watched, site_url, kernel):
+    """The key: 'Each bar is one whole input: a segment per source, the embedding at the left, its
+    width that source's share of the mix (the plain share or the weight α, as in the table).'"""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-12.q=3&fig-12.l=5")
+    key = re.sub(r"\s+", " ", fig.locator(".f12-key").inner_text())
+    assert "one whole input: a segment per source, the embedding at the left, its width that source's share" in key
+    bars = page.evaluate("""[...document.querySelectorAll('#fig-12 .f12-stack')].map(s => ({width: s.viewBox.baseVal.width,
+        segs: [...s.querySelectorAll('rect.f12-seg')].map(r => [+r.dataset.i, +r.getAttribute('x')])}))""")
+    for bar, expected in zip(bars, (kernel["shares"][5], kernel["weights"][3][5])):
+        order = [i for i, _ in sorted(bar["segs"], key=lambda seg: seg[1])]
+        assert order[:6] == list(range(6))  # left to right by source, the embedding first
+        starts = np.array([x for _, x in bar["segs"][:6]] + [bar["width"]])
+        np.testing.assert_allclose(np.diff(starts) / bar["width"], expected, rtol=0, atol=1e-9)  # the whole input
+
+
 def test_default_view_and_equal_shares(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)

@@ -35,7 +35,7 @@
           el("svg:rect", { class: "f14-hit", x: -step / 2, y: -cy, width: step, height: VH }),
           el("svg:text", { class: "f14-year", y: -20, "text-anchor": "middle", text: String(nd.year) }),
           el("svg:circle", { r: 13 }),
-          el("svg:text", { class: "f14-num", y: 4.5, "text-anchor": "middle", text: String(i + 1) }),
+          el("svg:text", { class: "f14-num", "text-anchor": "middle", "dominant-baseline": "central", text: String(i + 1) }),
           el("svg:text", { class: "f14-wall-tag", y: 34, "text-anchor": "middle", text: wallTag[nd.wall] }));
         g.addEventListener("click", function () {  // a dot opens its step (never closes it) and moves focus there
           if (!isOpen(nd.id)) setOpen(ctx.get().open.concat([nd.id]), "click");

@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from .yamlwords import explain
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Loc = tuple  # a path into the document: ("params", "steps") or ("nodes", 2, "title")
@@ -46,9 +48,8 @@ def load(text: str, *, line_offset: int = 0) -> Marked:
         root = yaml.compose(text, Loader=_Loader)
         data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise YamlProblem(line + line_offset, col, f"YAML syntax: {e.problem or e.context}") from None
+        line, col, words = explain(e, text)
+        raise YamlProblem(line + line_offset, col, f"YAML syntax: {words}") from None
     except yaml.YAMLError as e:  # pragma: no cover - libyaml always marks its errors
         raise YamlProblem(1 + line_offset, 1, f"YAML: {e}") from None
     marked = Marked(data, line_offset=line_offset)

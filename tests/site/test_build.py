@@ -153,3 +153,28 @@ def test_content_security_policy_allows_only_own_files(compiled):
     assert "unsafe" not in policy["script-src"] and policy["object-src"] == "'none'"
     # no inline script at all: every <script> has a src (data arrives as files, also from file://)
     assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+
+
+def test_page_metadata_comes_from_site_yaml(compiled):
+    """A link to the page previews with the article's own title and description."""
+    import yaml
+
+    site = yaml.safe_load((ROOT / "content" / "site.yaml").read_text(encoding="utf-8"))
+    head = compiled[0]["index.html"].decode().split("</head>")[0]
+    assert f'<meta property="og:title" content="{site["title"]}">' in head
+    assert f'<meta property="og:description" content="{site["description"]}">' in head
+    assert ('rel="canonical"' in head) == bool(site.get("url"))
+
+
+def test_a_published_address_gives_a_canonical_link_and_a_bad_one_is_refused(tmp_path, capsys):
+    project = scratch_project(tmp_path)
+    line = project.replace("content/site.yaml", "description:", "url: https://example.org/k3/\ndescription:")
+    code, _ = project.build(tmp_path / "out", capsys)
+    head = (tmp_path / "out" / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    assert code == 0
+    assert '<link rel="canonical" href="https://example.org/k3/">' in head
+    assert '<meta property="og:url" content="https://example.org/k3/">' in head
+    project.replace("content/site.yaml", "url: https://example.org/k3/", "url: example.org/k3")
+    code, out = project.build(tmp_path / "out2", capsys)
+    assert code == 1
+    assert f"content/site.yaml:{line}:1: url: give the full address the site is published at, ending in '/'" in out

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic_core import PydanticCustomError
 
 from .errors import Diagnostics
 from .suggest import did_you_mean
@@ -25,8 +26,20 @@ class Site(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: str
     subtitle: str
-    description: str
+    # the page's <meta name="description"> and the preview a link to it shows (Open Graph)
+    description: str = Field(min_length=20)
+    # where the site will be published, if known: gives the page a canonical address and a link
+    # preview its og:url. The page itself links only relatively, so it works in any folder.
+    url: str | None = None
     parts: list[Part] = Field(min_length=1)
+
+    @field_validator("url")
+    @classmethod
+    def _absolute_folder(cls, url: str | None) -> str | None:
+        if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?/", url):
+            raise PydanticCustomError("url", "give the full address the site is published at, ending in '/' "
+                                             "(e.g. https://example.org/explainer/)")
+        return url
 
 
 class FrontMatter(BaseModel):

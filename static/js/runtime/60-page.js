@@ -124,9 +124,6 @@
       });
     }).observe(document.body, { childList: true, subtree: true });
   }
-  document.addEventListener("contentvisibilityautostatechange", function (e) {
-    if (!e.skipped) markScrollers(e.target);
-  }, true);
   K3.markScrollers = markScrollers;
 
   /* The sticky journey strip's real height, as --strip-h on the root: anchors (scroll-margin-top in

@@ -71,7 +71,7 @@
     else if (!side && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
   }
   /* Every width is read before any mark is written: a write between two reads would make the
-   * browser lay the page out again for each region (measured: ~11 ms per figure start). */
+   * browser lay the page out again for each region. */
   function measureScrollers(els) {
     var sides = els.map(overflowSide);
     els.forEach(function (el, i) { markScroller(el, sides[i]); });

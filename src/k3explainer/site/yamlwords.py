@@ -22,6 +22,8 @@ _RULES = (
     (lambda f: "quoted scalar" in f.context and "end of stream" in f.problem, "context", "this quote is never closed"),
     (lambda f: "unknown escape" in f.problem, "problem",
      "an unknown backslash escape inside double quotes: use single quotes, or write \\\\ for one backslash"),
+    (lambda f: "block scalar" in f.context, "problem",
+     "text on the line of a '|' or '>': the block's text starts on the next line, indented"),
     (lambda f: "flow sequence" in f.context, "context", "this '[' is never closed, or an item in it lacks its comma"),
     (lambda f: "flow mapping" in f.context, "context", "this '{' is never closed, or an entry in it lacks its comma"),
     (lambda f: "expected ':'" in f.problem, "context",

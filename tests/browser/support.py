@@ -105,9 +105,9 @@ _AXE_ON_PATHS = """([sel, paths]) => {
 }"""
 
 
-def _changed_roots(before: dict[str, str], after: dict[str, str]) -> list[str]:
-    """Paths of the outermost elements that are new or changed (an element gone marks its parent)."""
-    changed = {p for p, sig in after.items() if before.get(p) != sig} | _lost_parents(before, after)
+def _changed_roots(before: dict[str, str], after: dict[str, str], lost: set[str]) -> list[str]:
+    """Paths of the outermost elements that are new or changed (`lost`: parents of elements gone)."""
+    changed = {p for p, sig in after.items() if before.get(p) != sig} | lost
     return sorted(p for p in changed
                   if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
 
@@ -154,7 +154,7 @@ def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
         after = page.evaluate(_SIGNATURE, sel)
         keys = _in_context(after["media"], after["nodes"])
         lost = _lost_parents(before["nodes"], after["nodes"])
-        roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"])
+        roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"], lost)
         roots = [r for r in roots if _needs_check(r, keys, checked, lost)]
         if roots:
             _prepare_axe(page)

@@ -10,7 +10,7 @@ LOADED = {"": "FIGURE[class=fig]", "/0": "UL[role=list]", "/0/0": "LI+[class=cel
 def to_check(before: dict[str, str], after: dict[str, str], checked_states: list[dict[str, str]]) -> list[str]:
     checked = {k for state in checked_states for k in _in_context(MEDIA, state).values()}
     keys, lost = _in_context(MEDIA, after), _lost_parents(before, after)
-    return [r for r in _changed_roots(before, after) if _needs_check(r, keys, checked, lost)]
+    return [r for r in _changed_roots(before, after, lost) if _needs_check(r, keys, checked, lost)]
 
 
 def test_a_new_colour_is_checked():

@@ -27,7 +27,7 @@ class Site(BaseModel):
     title: str
     subtitle: str
     # the page's <meta name="description"> and the preview a link to it shows (Open Graph)
-    description: str = Field(min_length=20)
+    description: str
     # where the site will be published, if known: gives the page a canonical address and a link
     # preview its og:url. The page itself links only relatively, so it works in any folder.
     url: str | None = None

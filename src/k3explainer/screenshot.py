@@ -1,14 +1,23 @@
 """Look at what you built: `python -m k3explainer.screenshot URL OUT.png [WIDTH] [light|dark] [SELECTOR]`.
 
 Opens URL in Debian's Chromium at WIDTH (default 1280) in the given colour scheme; with a
-SELECTOR (e.g. "#fig-06") it scrolls the element in, waits until the figure is ready and
-captures just that element, otherwise the first screen. Prints any console errors.
+SELECTOR (a figure "#fig-06", a section "#kda", or any part of one, "#fig-16 table") it scrolls
+the element in, waits until every live figure it holds or sits in is ready and the fonts have
+loaded, and captures just that element; otherwise the first screen. Prints any console errors.
 """
 import sys
 
 from playwright.sync_api import sync_playwright
 
 from .browser import LAUNCH
+
+# The live figures (figure[data-src]) inside the element or around it have all drawn.
+READY = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return false;
+  const figures = [...el.querySelectorAll("figure[data-src]"), el.closest("figure[data-src]")].filter(Boolean);
+  return figures.every(f => f.dataset.ready === "true");
+}"""
 
 
 def main(argv: list[str]) -> int:
@@ -28,9 +37,10 @@ def main(argv: list[str]) -> int:
         page.goto(url)
         if selector:
             page.evaluate("() => window.K3 && K3.initAll()")
-            page.wait_for_selector(f"{selector}[data-ready='true']", timeout=30000)
-            element = page.locator(selector)
+            page.wait_for_function(READY, arg=selector, timeout=30000)
+            element = page.locator(selector).first
             element.scroll_into_view_if_needed()
+            page.evaluate("() => document.fonts.ready")
             page.wait_for_timeout(400)
             element.screenshot(path=out)
         else:

@@ -171,3 +171,17 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "slider to its start": key_in(".k3-slider input", "Home", "ArrowRight"),
         "history back": lambda page: (page.go_back(), page.wait_for_timeout(200)),
     })
+
+
+@pytest.mark.parametrize("phase", ["prefill", "decode"])
+def test_the_table_fits_a_phone_with_every_number_whole(watched, site_url, phase):
+    """At 390 px the comparison table needs no sideways scroll: names and headers wrap, each
+    number stays on one line."""
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG, f"#fig-16.phase={phase}")
+    box = fig.locator(".k3-scroll:has(.f16-table)")
+    assert box.evaluate("el => el.scrollWidth - el.clientWidth") <= 1
+    lines = box.locator("td").evaluate_all("""tds => tds.map(td => { const r = document.createRange();
+        r.selectNodeContents(td); return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })""")
+    assert len(lines) == 12 and set(lines) == {1}  # four mechanisms × read, computed, kept

@@ -7,8 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .errors import BuildError
-from .pipeline import Project, build
+from . import stamp
 
 
 def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -> int:
@@ -24,11 +23,20 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
     if not (root / "content").is_dir():
         print(f"{root}: not a project (no content/ folder); give its folder with --root", file=sys.stderr)
         return 1
+    if not args.serve and not args.check:
+        done = stamp.up_to_date(root, args.out)
+        if done is not None:  # before importing the pipeline: most of a warm build is imports
+            print("\n".join(done + [f"nothing changed since this build: {args.out} kept as it is"]))
+            return 0
+    from .errors import BuildError
+    from .pipeline import Project, build
+
     project = Project(root)
     if args.serve:
         from .serve import serve
 
         return serve(project, args.out, host=args.host, port=args.port)
+    key = None if args.check else stamp.fingerprint(root)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "_site" if args.check else args.out
         try:
@@ -38,6 +46,8 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
             left = "" if args.check else f"; {args.out} left as it was"
             print(f"build failed: {len(e.diagnostics)} problem(s){left}", file=sys.stderr)
             return 1
+    if not args.check:
+        stamp.record(root, args.out, key, summary.lines())
     print("\n".join(summary.lines()) if not args.check else
           f"checked {summary.sections} sections and {len(summary.figures)} live figures: no problems")
     return 0

@@ -1,6 +1,7 @@
 """Benchmark: `python -m k3explainer.bench [--runs N]` measures the build and the built page.
 
-Prints build times (cold = fresh process and empty math cache; warm = fresh process, cache kept)
+Prints build times (cold = fresh process and empty caches; rebuild = fresh process, figure data
+and math cached; warm = nothing changed, so the build stamp skips it)
 against a bare markdown-it render of the same sections, rebuild-to-reload time under --serve,
 byte counts (first view, per figure, after scrolling everything in), paint timings and layout
 shift in Chromium at desktop and phone sizes, and for every live figure the p50/p95 time from an
@@ -26,9 +27,14 @@ from .browser import LAUNCH, serve
 BUILD = [sys.executable, "-m", "k3explainer.cli", "build"]
 
 
-def _build_seconds(root: Path, out: Path, *, cold: bool) -> float:
-    if cold:
+def _build_seconds(root: Path, out: Path, *, caches: str) -> float:
+    """A fresh process building `root` into `out`, with caches "none" (cold), "data" (figure
+    data and math kept, the build stamp dropped: a rebuild after an edit) or "all" (nothing
+    changed since the last build: the stamp says so and nothing is built)."""
+    if caches == "none":
         shutil.rmtree(root / ".cache", ignore_errors=True)
+    elif caches == "data":
+        shutil.rmtree(root / ".cache" / "build-stamps", ignore_errors=True)
     t0 = time.perf_counter()
     subprocess.run([*BUILD, "--root", str(root), "--out", str(out)], check=True, capture_output=True)
     return time.perf_counter() - t0
@@ -182,8 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         site = tmp / "site"
-        cold = [_build_seconds(root, site, cold=True) for _ in range(args.runs)]
-        warm = [_build_seconds(root, site, cold=False) for _ in range(args.runs)]
+        cold = [_build_seconds(root, site, caches="none") for _ in range(args.runs)]
+        rebuild = [_build_seconds(root, site, caches="data") for _ in range(args.runs)]
+        warm = [_build_seconds(root, site, caches="all") for _ in range(args.runs)]
         bare = [_bare_markdown_seconds(root) for _ in range(args.runs)]
         reload_s = _reload_seconds(root, tmp)
         summary = subprocess.run([*BUILD, "--root", str(root), "--out", str(site)],
@@ -191,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         m = _browser_metrics(site)
         fmt = lambda xs: f"min {min(xs):.2f} s, median {statistics.median(xs):.2f} s"  # noqa: E731
         print(f"build, cold (empty caches):     {fmt(cold)}")
-        print(f"build, warm:                    {fmt(warm)}")
+        print(f"build, warm (nothing changed):  {fmt(warm)}")
+        print(f"rebuild, figure data cached:    {fmt(rebuild)}")
         print(f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline")
         print(f"--serve edit → reload event:    {reload_s:.2f} s")
         raw, gz = _bytes(site, m["first_view_files"])

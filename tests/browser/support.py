@@ -183,20 +183,29 @@ def cell_texts(locator) -> list[str]:
     return [t.strip() for t in locator.all_inner_texts()]
 
 
+def _parsed(text: str):
+    try:
+        return shown_number(text)
+    except ValueError:
+        return text
+
+
 def table_numbers(table) -> list[list]:
     """The body cells of a K3W.matrix table, row by row: floats, or the text of a non-number ("·", "—")."""
     rows = table.locator("tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))")
-
-    def parse(text):
-        try:
-            return shown_number(text)
-        except ValueError:
-            return text
-
-    return [[parse(t) for t in row] for row in rows]
+    return [[_parsed(t) for t in row] for row in rows]
 
 
+_TABLES = """sel => [...document.querySelectorAll(sel)].map(t => [...t.querySelectorAll('tbody tr')].map(tr =>
+  [...tr.querySelectorAll('td')].map(td => td.textContent.trim())))"""
+
+
+def tables_numbers(page, selector: str) -> list[list[list]]:
+    """Every table the selector matches, in page order, each as table_numbers reads it, in one
+    round trip: a stepping test that checks every cell at every stage then waits on the figure,
+    not on one question to the browser per table."""
+    return [[[_parsed(t) for t in row] for row in rows] for rows in page.evaluate(_TABLES, selector)]
 
 
 def spec_heights() -> tuple[dict[str, dict[int, int]], dict[str, list[dict]]]:

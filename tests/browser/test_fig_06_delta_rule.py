@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import delta_rule, delta_rule_chunked
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
+from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers, tables_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-06"
@@ -28,22 +28,18 @@ def vector_row(fig, sym):
         ["dr-k", "dr-v", "dr-read", "dr-error"].index(sym)]
 
 
-def grids(fig):
-    tables = fig.locator(".k3-delta-eq table")
-    return [table_numbers(tables.nth(i)) for i in range(3)]
-
-
 def assert_step_shows(fig, kernel, t, s):
     tr = kernel["tr"]
-    assert vector_row(fig, "dr-k") == pytest.approx(kernel["k"][t], abs=TOL)
-    assert vector_row(fig, "dr-v") == pytest.approx(kernel["v"][t], abs=TOL)
-    read, error = vector_row(fig, "dr-read"), vector_row(fig, "dr-error")
+    # the step panel's vectors (k, v, read, error: one row each), then S before, the write, S after
+    (k, v, read, error), before, write, after = tables_numbers(
+        fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table")
+    assert k == pytest.approx(kernel["k"][t], abs=TOL)
+    assert v == pytest.approx(kernel["v"][t], abs=TOL)
     assert read == pytest.approx(tr["read"][t], abs=TOL)
     if s >= 1:
         assert error == pytest.approx(tr["error"][t], abs=TOL)
     else:
         assert error == ["·"] * 4
-    before, write, after = grids(fig)
     assert np.array(before) == pytest.approx(tr["state_prev"][t], abs=TOL)
     if s >= 2:
         assert np.array(write) == pytest.approx(tr["write"][t], abs=TOL)

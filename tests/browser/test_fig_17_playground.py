@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import causal_softmax_attention, delta_rule
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
+from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers, tables_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-17"
@@ -23,8 +23,7 @@ def kernel(site_dir):
 
 
 def att_tables(fig):
-    t = fig.locator(".f17-mats table")
-    return [table_numbers(t.nth(i)) for i in range(5)]  # Q, K, V, stage, O
+    return tables_numbers(fig.page, f"#{FIG} .f17-mats table")[:5]  # Q, K, V, stage, O
 
 
 def assert_attention_stage(fig, kernel, s):
@@ -50,13 +49,12 @@ def assert_attention_stage(fig, kernel, s):
 
 def assert_delta_token(fig, kernel, t):
     dr = kernel["dr"]
-    vec = table_numbers(fig.locator(".k3-delta-vec table"))
+    vec, *grids = tables_numbers(fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table")
     expect = [kernel["k"][t], kernel["v"][t], dr["read"][t], dr["error"][t], kernel["q"][t], dr["output"][t]]
     for shown, want in zip(vec, expect):
         assert shown == pytest.approx(want, abs=TOL)
-    grids = fig.locator(".k3-delta-eq table")
-    for i, key in enumerate(["state_prev", "write", "state"]):
-        assert np.array(table_numbers(grids.nth(i))) == pytest.approx(dr[key][t], abs=TOL)
+    for grid, key in zip(grids, ["state_prev", "write", "state"], strict=True):
+        assert np.array(grid) == pytest.approx(dr[key][t], abs=TOL)
     assert fig.locator(".f17-col").nth(1).locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
 
 

@@ -58,7 +58,8 @@
   });
   S.kinds.forEach(function (k, i) {
     add(k === "mla" ? "gated-mla" : "kda", el("svg:rect", { class: "f13-layer f13-" + k, x: lx(i + 1) + 0.6, y: yA, width: lw - 1.2, height: hA }));
-    // blue and violet nearly merge for red–green colour blindness (ΔE 3–9): an MLA tile also has a bar across it
+    // 48 thin tiles side by side: colour alone (blue against violet, ΔE ~20 without red–green vision) is
+    // a weak cue at this size, so an MLA tile also has a bar across it
     if (k === "mla") add("gated-mla", el("svg:rect", { class: "f13-mla-mark", x: lx(i + 1) + 0.6, y: yA + hA / 2 - 2, width: lw - 1.2, height: 4 }));
     add(S.ffn[i] === "dense" ? "dense-ffn" : "latent-moe",
       el("svg:rect", { class: "f13-layer f13-" + S.ffn[i], x: lx(i + 1) + 0.6, y: yF, width: lw - 1.2, height: hF }));

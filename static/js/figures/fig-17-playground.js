@@ -21,7 +21,10 @@
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el, dig = data.digits, A = data.attention, heat = { scale: data.heat_scale };
       var T = data.tokens.length;
-      var names = data.tokens.map(function (t, i) { return (i + 1) + " " + t; });
+      // a token is labelled by its word, quoted ("a" and "I" are words here, not symbols); prose
+      // names it by position and word
+      var names = data.tokens.map(function (t) { return "“" + t + "”"; });
+      var named = function (i) { return (i + 1) + " (" + names[i] + ")"; };
       var dims = function (n) { return W.axis("d", n); };
       var vec = function (xs) { return "[" + xs.map(function (x) { return W.fmt(x, dig); }).join(", ") + "]"; };
       var dots = function (n) { return W.range(n, function () { return "·"; }); };
@@ -52,7 +55,7 @@
       /* delta-rule column: the shared delta-step panel, a whole token per step */
       var tokChoice = W.choice({
         label: "Delta-rule token",
-        options: names.map(function (n, i) { return { value: i, text: n, aria: "Token " + n }; }),
+        options: names.map(function (n, i) { return { value: i, text: n, aria: "Token " + named(i) }; }),
         value: ctx.get().tok, onChange: function (i, how) { ctx.set({ tok: i }, how); },
       });
       var beta = el("span", { class: "f17-beta k3-readout k3-num", "data-sym": "dr-beta", tabindex: "0",
@@ -98,7 +101,7 @@
         var d = data.delta[tok], upto = function (m, n) { return m.map(function (r, i) { return i <= tok ? r : dots(n); }); };
         tokChoice.set(tok);
         panel.update(d, 3, { before: "S" + W.sub(tok) + " before", after: "S" + W.sub(tok + 1) + " after" });
-        keepAtt.textContent = "Attention after token " + names[tok] + " keeps every key and value so far: " +
+        keepAtt.textContent = "Attention after token " + named(tok) + " keeps every key and value so far: " +
           data.kept.attention[tok] + " numbers, one more row of each per token.";
         keepDr.textContent = "The delta rule keeps one " + data.d_k + " × " + data.d_v + " state: " + data.kept.delta +
           " numbers after any number of tokens.";
@@ -120,11 +123,11 @@
           if (prev.att !== next.att) {
             var last = T - 1, row = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.output][next.att][last];
             said.push("Attention, " + STAGES[next.att].caption.replace(/ \(.*\)/, "") + (next.att === 4 ? "; output" : "") +
-              " for query " + names[last] + ": " + vec(row) + ".");
+              " for query " + named(last) + ": " + vec(row) + ".");
           }
           if (prev.tok !== next.tok) {
             var d = data.delta[next.tok];
-            said.push("Delta rule, token " + names[next.tok] + ": read " + vec(d.read) + ", error " + vec(d.error) +
+            said.push("Delta rule, token " + named(next.tok) + ": read " + vec(d.read) + ", error " + vec(d.error) +
               ", output " + vec(d.output) + ". Attention now keeps " + data.kept.attention[next.tok] +
               " numbers, the delta rule " + data.kept.delta + ".");
           }

@@ -53,8 +53,10 @@ def _bare_markdown_seconds(root: Path) -> float:
 def _reload_seconds(root: Path, tmp: Path) -> float:
     """Edit one section under --serve and time until the reload event reaches a client."""
     project = tmp / "project"
-    for folder in ("content", "templates", "static"):
+    for folder in ("content", "templates", "static", "figures"):
         shutil.copytree(root / folder, project / folder)
+    if (root / "derived.py").is_file():
+        shutil.copy(root / "derived.py", project / "derived.py")
     for link in ("node_modules", ".cache"):
         (project / link).symlink_to(root / link)
     log = tmp / "serve.log"

@@ -2,14 +2,14 @@
 every control (key width, n slider, chart drag and tap, memory rows, age cells) works by mouse and
 keyboard and shows the kernel's numbers at the displayed precision; the state lives in the URL;
 equation symbols link both ways; axe finds nothing."""
-import importlib
 
 import numpy as np
 import pytest
 
 from k3explainer.kernels import age_profile, recall_sweep
+from k3explainer.site import projectcode
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-06b"
@@ -40,7 +40,7 @@ def kernel(site_dir):
     from tests.site import article
 
     data = shipped_data(site_dir, FIG)
-    builder = importlib.import_module("k3explainer.figures.fig_06b_capacity")
+    builder = projectcode.builder(ROOT, "fig_06b_capacity")
     params = builder.Params.model_validate(article.spec(FIG).params).model_dump()
     out = {}
     for w in data["by_d"]:

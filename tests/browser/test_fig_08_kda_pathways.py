@@ -9,10 +9,10 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.figures import fig_08_kda_pathways as fig08_builder
+from k3explainer.site.projectcode import builder
 from k3explainer.kernels import gated_delta_rule, kda
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-08"
@@ -353,7 +353,7 @@ def test_pathway_stories_match_the_diagram(data):
     """What each step says about its pathway is what the diagram's data draws (and the builder's
     equations, which ship rendered)."""
     D = data["diagram"]
-    eq_md = {n[0]: n[-1] for n in fig08_builder.NODES}
+    eq_md = {n[0]: n[-1] for n in builder(ROOT, "fig_08_kda_pathways").NODES}
     nodes = {n["id"]: n for n in D["nodes"]}
     story = {p["id"]: p["story"] for p in D["pathways"]}
     gate_targets = {nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"}

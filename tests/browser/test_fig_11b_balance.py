@@ -7,10 +7,10 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.figures.fig_11b_balance import draw_inputs, runs_for
+from k3explainer.site.projectcode import builder
 from k3explainer.kernels import balance_runs, dropped_share, expert_capacity, load_ratio
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-11b"
@@ -43,10 +43,11 @@ def kernel(site_dir):
     data = shipped_data(site_dir, FIG)
     E, k, T, S = data["experts"], data["top_k"], data["tokens"], data["n_steps"]
     every = data["steps"][1] - data["steps"][0]
-    x = draw_inputs(data["seed"], E, data["feature_dim"], S, T, data["preference_scale"], data["weight_scale"])
+    fig11b = builder(ROOT, "fig_11b_balance")
+    x = fig11b.draw_inputs(data["seed"], E, data["feature_dim"], S, T, data["preference_scale"], data["weight_scale"])
     np.testing.assert_allclose(data["p0"], x["p0"], rtol=1e-5)  # the re-draw is the builder's
     np.testing.assert_allclose(data["W0"], x["W0"], rtol=1e-5)
-    runs = runs_for(data["alphas"])
+    runs = fig11b.runs_for(data["alphas"])
     out = balance_runs(x["X"][None], x["W0"][None], x["p0"][None], top_k=k, runs=runs, gamma=data["gamma"], lr=data["lr"],
                        every=every)
     load = out["load"][:, 0].astype(int)

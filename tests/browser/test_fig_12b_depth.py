@@ -5,10 +5,10 @@ state lives in the URL and comes back with it; the equation's symbols link both 
 import numpy as np
 import pytest
 
-from k3explainer.figures.fig_12b_depth import stack_inputs
+from k3explainer.site.projectcode import builder
 from k3explainer.kernels import depth_experiment
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-12b"
@@ -33,7 +33,7 @@ READ = """() => {
 def kernel(site_dir):
     """The experiment recomputed from the shipped seed and sizes (not from the shipped numbers)."""
     data = shipped_data(site_dir, FIG)
-    inputs = stack_inputs(data)  # n_layers, d, d_ff, n_tokens, seed, out_gain, query_norm all ship
+    inputs = builder(ROOT, "fig_12b_depth").stack_inputs(data)  # n_layers, d, d_ff, n_tokens, seed, out_gain, query_norm all ship
     r = depth_experiment(*inputs, depths=data["depths"], target=data["target"], probe_norm=data["query_norm"])
     return {"data": data, "r": r, "depths": data["depths"], "k3": data["k3_depth"], "target": data["target"]}
 

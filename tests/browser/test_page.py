@@ -58,9 +58,9 @@ def test_fact_badges_show_their_source(watched, site_url):
     assert cite.is_visible()
     key = fact.get_attribute("data-fact")
     from k3explainer.site.errors import Diagnostics
-    from k3explainer.site.facts import load_facts
+    from k3explainer.site.facts import project_facts
 
-    checked = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))[key]
+    checked = project_facts(ROOT, Diagnostics(ROOT))[key]
     text = cite.inner_text()
     assert checked.source in text and checked.topic not in text  # the checked value and its source, never the topic
     if isinstance(checked.value, str):
@@ -90,7 +90,7 @@ def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
         [...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))""")
     assert len(panels) == live.count()
     for rows in panels:
-        assert rows[-1][0] == "computed by" and "k3explainer.figures." in rows[-1][1]
+        assert rows[-1][0] == "computed by" and re.fullmatch(r"figures/fig_\w+\.py", rows[-1][1].strip())
         assert all(v.strip() not in ("", "None", "null", "undefined") for _, v in rows), rows
     assert errors == []
 

@@ -4,11 +4,11 @@ Markdown wraps it). Loaded once per test process."""
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 
+from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
+from k3explainer.site.facts import project_facts
 from k3explainer.site.figdata import to_jsonable
 from k3explainer.site.specs import load_specs
 
@@ -17,7 +17,7 @@ from .project import ROOT
 
 @functools.cache
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    return project_facts(ROOT, Diagnostics(ROOT))
 
 
 @functools.cache
@@ -34,7 +34,7 @@ def figure_data(fig_id: str) -> dict:
     """What the build ships for the figure (numpy arrays as plain lists), from its spec's params and
     the facts, by the builder the spec names. A fresh copy each call: tests may modify it."""
     model = spec(fig_id)
-    builder = importlib.import_module(f"k3explainer.figures.{model.builder}")
+    builder = projectcode.builder(ROOT, model.builder)
     params = dict(model.params)
     if hasattr(builder, "Params"):  # as the build does: validated, defaults filled in
         params = builder.Params.model_validate(params).model_dump()

@@ -49,9 +49,10 @@ class Scratch:
 
 def scratch_project(tmp: Path) -> Scratch:
     root = tmp / "project"
-    for folder in ("content", "templates", "static"):
-        shutil.copytree(ROOT / folder, root / folder)
-    shutil.copy(ROOT / "build.py", root / "build.py")
+    for folder in ("content", "templates", "static", "figures"):
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for file in ("build.py", "derived.py"):
+        shutil.copy(ROOT / file, root / file)
     (root / "src").symlink_to(ROOT / "src")
     (root / "node_modules").symlink_to(ROOT / "node_modules")
     (ROOT / ".cache").mkdir(exist_ok=True)

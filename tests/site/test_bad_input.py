@@ -172,6 +172,20 @@ def facts_file_missing(s):
     s.path(FACTS).unlink()
     return f"{FACTS}:1:1", "missing: every project has a facts file"
 @case
+def builder_does_not_import(s):
+    """A project's builder with a broken import: its own file and line, not a traceback."""
+    rel = "figures/fig_02_attention_matrix.py"
+    line = s.replace(rel, "import numpy as np", "import numpy as np\nfrom k3explainer.kernels import no_such_kernel")
+    return f"{rel}:{line + 1}", "builder fig_02_attention_matrix does not load: ImportError"
+@case
+def derived_py_syntax_error(s):
+    line = _append(s, "derived.py", "def broken(:")
+    return f"derived.py:{line}", "derived.py does not load: SyntaxError"
+@case
+def derived_value_fails(s):
+    line = s.replace("derived.py", "    nominal = ", "    nominal = 1 / 0 + ")
+    return f"derived.py:{line}", "derived_facts failed: ZeroDivisionError"
+@case
 def builder_misspelt_suggests(s):
     line = s.replace(SPEC, "builder: fig_02_attention_matrix", "builder: fig_02_attention_matrx")
     return f"{SPEC}:{line}", "did you mean 'fig_02_attention_matrix'?"

@@ -11,7 +11,7 @@ import pytest
 
 from k3explainer import kernels
 from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
+from k3explainer.site.facts import project_facts
 from k3explainer.site.pipeline import Project, build, compile_site
 
 from .project import ROOT, scratch_project, tree_digest
@@ -68,7 +68,7 @@ def test_build_py_reports_a_broken_spec_and_keeps_old_output(tmp_path):
 def test_fact_reference_renders_value_badge_and_citation(compiled):
     files, _ = compiled
     html = files["index.html"].decode()
-    facts = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    facts = project_facts(ROOT, Diagnostics(ROOT))
     fact = facts["kimi_k3.total_params"]
     m = re.search(r'<span class="fact" tabindex="0" data-fact="kimi_k3.total_params"[^>]*>(.*?)</span></span>', html)
     assert m, "the fact is referenced in the prose"
@@ -79,7 +79,7 @@ def test_fact_reference_renders_value_badge_and_citation(compiled):
 def test_every_fact_on_the_page_is_in_the_facts_file(compiled):
     files, _ = compiled
     html = files["index.html"].decode()
-    facts = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    facts = project_facts(ROOT, Diagnostics(ROOT))
     keys = set(re.findall(r'data-fact="([^"]+)"', html))
     assert keys and keys <= set(facts.by_key)
     # derived values name the facts they were computed from

@@ -4,17 +4,18 @@ qualitative statement (which memory is lower where, which pairs each one loses, 
 counts are) holds at every key width the figure offers."""
 from __future__ import annotations
 
-import importlib
 
 import numpy as np
 import pytest
 
 from k3explainer.kernels import Memory, recall_sweep
+from k3explainer.site import projectcode
 
 from . import article
+from .project import ROOT
 
 FIG = "fig-06b"
-builder = importlib.import_module("k3explainer.figures.fig_06b_capacity")
+builder = projectcode.builder(ROOT, "fig_06b_capacity")
 
 
 @pytest.fixture(scope="module")

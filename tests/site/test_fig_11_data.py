@@ -11,12 +11,13 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.figures import fig_11_moe_router
+from k3explainer.site.projectcode import builder
 from k3explainer.kernels import expert_load, route, sequence_balance_loss, switch_balance_loss, update_balance_bias
 from k3explainer.kernels import balance_shares
 
 from . import article
 from .article import flat
+from .project import ROOT
 
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 
@@ -59,15 +60,15 @@ def kernel_balance(data, biased: bool) -> float:
 
 def test_the_label_is_the_facts_formula_and_the_kernel_computes_it(data, facts):
     formula = data["balance_formula"]
-    fact = facts[fig_11_moe_router.BALANCE_FACT]
-    assert fig_11_moe_router.BALANCE_FACT == "moe.switch_aux_loss"
+    fact = facts[builder(ROOT, "fig_11_moe_router").BALANCE_FACT]
+    assert builder(ROOT, "fig_11_moe_router").BALANCE_FACT == "moe.switch_aux_loss"
     assert formula == "N·Σ f_i P_i" and formula in fact.display  # the badge states the same formula
     assert "α·N·Σ f_i P_i" in fact.display  # ... with α, which the figure sets to 1
     # the label renders the fact itself (its badge), not a copy of the formula
     assert "{{moe.switch_aux_loss}}" in data["balance_label_md"] and "α = 1" in data["balance_label_md"]
     assert "top-1" in fact.note.lower()  # Switch's definition, which the figure's text carries over to top-k
     # the provenance names the same formula and fact
-    assert formula in data["provenance"]["balance"] and fig_11_moe_router.BALANCE_FACT in data["provenance"]["balance"]
+    assert formula in data["provenance"]["balance"] and builder(ROOT, "fig_11_moe_router").BALANCE_FACT in data["provenance"]["balance"]
     assert data["provenance"]["kernels"].count("k3explainer.kernels.switch_balance_loss") == 1
     # shipped value = N·Σ f_i P_i literally, from the shipped shares, = the kernel
     for key, biased in (("plain", False), ("biased", True)):

@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from k3explainer.figures.fig_12b_depth import stack_inputs
+from k3explainer.site.projectcode import builder
 from k3explainer.kernels import attention_residual, residual_stack, retrieval_query, stream_rms
 
 from . import article
+from .project import ROOT
 
 FIG = "fig-12b"
 
@@ -109,10 +110,10 @@ def test_an_attention_residual_input_stays_between_about_0_6_and_1(data, words):
 
 def test_never_larger_than_the_largest_source_token_by_token(data):
     """Recomputed from the seeded stack: per token, each input's RMS is at most its largest source's."""
-    from k3explainer.figures.fig_12b_depth import Params
+    Params = builder(ROOT, "fig_12b_depth").Params
 
     params = Params.model_validate(dict(article.spec(FIG).params)).model_dump()
-    e, w_in, w_out, q, g = stack_inputs(params)
+    e, w_in, w_out, q, g = builder(ROOT, "fig_12b_depth").stack_inputs(params)
     r = residual_stack(e, w_in, w_out, q, g)
     src = r["attn_sources"]
     aim = retrieval_query(src[data["target"]], g, data["query_norm"])

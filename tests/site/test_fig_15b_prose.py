@@ -4,13 +4,15 @@ middle; at the defaults the band (within the stated share of the fastest) holds 
 prose names; latency moves the band and its minimum the way the prose says; N does not move them."""
 from __future__ import annotations
 
-import importlib
 import re
 
 import numpy as np
 import pytest
 
+from k3explainer.site import projectcode
+
 from . import article
+from .project import ROOT
 
 FIG = "fig-15b"
 
@@ -18,7 +20,7 @@ FIG = "fig-15b"
 @pytest.fixture(scope="module")
 def spec_and_build():
     facts, params = article.facts(), dict(article.spec(FIG).params)
-    build = importlib.import_module("k3explainer.figures.fig_15b_chunk_size").build
+    build = projectcode.builder(ROOT, "fig_15b_chunk_size").build
     return params, lambda **change: build({**params, **change}, facts)
 
 

@@ -16,7 +16,7 @@ import pytest
 from markdown_it.utils import read_fixture_file
 
 from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
+from k3explainer.site.facts import project_facts
 from k3explainer.site.markdown import make_parser, render
 
 from .project import ROOT
@@ -45,7 +45,7 @@ def test_figure_data_matches_its_golden_snapshot(site_dir, fid, update_golden):
 @pytest.fixture(scope="module")
 def render_snippet():
     md = make_parser()
-    facts = load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT))
+    facts = project_facts(ROOT, Diagnostics(ROOT))
     import yaml
 
     symbols = yaml.safe_load((ROOT / "content" / "symbols.yaml").read_text(encoding="utf-8"))

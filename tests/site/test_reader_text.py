@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from k3explainer.site.errors import Diagnostics
-from k3explainer.site.facts import load_facts
+from k3explainer.site.facts import project_facts
 
 from .project import ROOT
 
@@ -89,7 +89,7 @@ def reachable(site_dir) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def facts():
-    return load_facts(ROOT / "content" / "facts.yaml", Diagnostics(ROOT)).by_key
+    return project_facts(ROOT, Diagnostics(ROOT)).by_key
 
 
 def _sentences(text: str) -> list[str]:
@@ -145,4 +145,4 @@ def test_provenance_panels_are_filled_from_the_data_not_printed_twice(site_dir):
     html = (site_dir / "index.html").read_text(encoding="utf-8")
     panels = re.findall(r'<details class="fig-prov">(.*?)</details>', html, re.S)
     assert len(panels) >= 20
-    assert all(re.search(r'<dl class="fig-prov-computed" data-builder="k3explainer\.figures\.\w+"></dl>', p) for p in panels)
+    assert all(re.search(r'<dl class="fig-prov-computed" data-builder="figures/fig_\w+\.py"></dl>', p) for p in panels)

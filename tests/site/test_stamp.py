@@ -34,7 +34,8 @@ def test_a_second_build_with_nothing_changed_keeps_the_output_and_says_so(built,
     assert _mtimes(out) == before
 
 
-@pytest.mark.parametrize("rel", ["content/figures/fig-06.yaml", "templates/base.html", "static/js/runtime/10-core.js"])
+@pytest.mark.parametrize("rel", ["content/figures/fig-06.yaml", "templates/base.html", "static/js/runtime/10-core.js",
+                                 "figures/fig_06_delta_rule.py"])
 def test_an_edited_input_builds_again(built, capsys, rel):
     s, out = built
     s.write(rel, s.read(rel) + "\n")

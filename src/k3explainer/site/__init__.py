@@ -5,5 +5,5 @@ Floors, each importing only the ones below it:
     render, output
     markdown, math, figdata
     content, specs, facts
-    yamlmarks, errors
+    yamlmarks, errors, projectcode (the project's own figures/ and derived.py)
 """

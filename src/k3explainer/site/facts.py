@@ -1,7 +1,7 @@
 """The facts file: every sourced number of the article, looked up by key with its provenance.
 
-Facts are written in content/facts.yaml. Values derived from them (ratios, fractions, block
-counts) are computed here by the kernels' accounting functions and exposed under `calc.*`, with
+Facts are written in content/facts.yaml. A project may derive more from them (ratios, fractions,
+counts) in its own derived.py (see projectcode.py); those join the facts under their own keys, with
 provenance naming the facts they came from.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from . import projectcode
 from .errors import Diagnostics
 from .validate import validate
 from .yamlmarks import YamlProblem, load
@@ -65,7 +66,19 @@ class Facts:
         return parts
 
 
-def load_facts(path: Path, diags: Diagnostics) -> Facts:
+def project_facts(root: Path, diags: Diagnostics) -> Facts:
+    """The project's facts file and what its derived.py computes from it."""
+    try:
+        derive = projectcode.derive_hook(root)
+    except Exception as e:  # an author's file that does not import is a build error at its line
+        diags.add(root / "derived.py", projectcode.line_in(e, root / "derived.py"), 1,
+                  f"derived.py does not load: {type(e).__name__}: {e}")
+        derive = None
+    return load_facts(root / "content" / "facts.yaml", diags, derive=derive, derive_file=root / "derived.py")
+
+
+def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | None = None) -> Facts:
+    """The facts file, plus `derive(facts)`'s facts when a derive hook (from `derive_file`) is given."""
     if not path.is_file():
         diags.add(path, 1, 1, "missing: every project has a facts file (`facts: []` if it cites none)")
         return Facts({}, path)
@@ -84,10 +97,13 @@ def load_facts(path: Path, diags: Diagnostics) -> Facts:
             line, col = marked.where(("facts", i, "key"))
             diags.add(path, line, col, f"duplicate fact key {fact.key!r}")
         facts[fact.key] = fact
-    from .derived import derived_facts  # computed from the facts just loaded
-
+    if derive is None:
+        return Facts(facts, path)
     try:
-        facts.update({f.key: f for f in derived_facts(Facts(facts, path))})
+        facts.update({f.key: f for f in derive(Facts(facts, path))})
     except KeyError as e:
         diags.add(path, 1, 1, f"a derived value needs a fact that is missing or has no number: {e}")
+    except Exception as e:
+        where = derive_file or path
+        diags.add(where, projectcode.line_in(e, where), 1, f"derived_facts failed: {type(e).__name__}: {e}")
     return Facts(facts, path)

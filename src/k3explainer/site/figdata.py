@@ -1,13 +1,12 @@
 """Figure data: each live spec's builder runs once per build; its dict is frozen to JSON.
 
-A builder is `k3explainer.figures.<builder>.build(params, facts) -> dict`. It calls the kernels
-and returns plain data for the client component, including `provenance` (which kernels, which
-inputs, which seed) so every number on the page can be traced.
+A builder is the project's figures/<builder>.py with `build(params, facts) -> dict` (imported by
+projectcode.py). It calls the kernels and returns plain data for the client component, including
+`provenance` (which kernels, which inputs, which seed) so every number on the page can be traced.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import math
 import os
@@ -15,6 +14,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from . import projectcode
 from .errors import Diagnostics
 from .facts import Facts
 from .specs import Spec
@@ -56,7 +56,7 @@ def dumps(value: Any) -> str:
     return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics,
+def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path,
                       cache: Path | None = None) -> dict[str, dict]:
     """Figure id → its builder's data (JSON-ready), for every spec that is not pending.
 
@@ -64,12 +64,17 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics,
     the builders and kernels) is read back from the last build instead of recomputed, as Observable
     Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel."""
     out: dict[str, dict] = {}
-    code = _code_digest(facts)
+    code = _code_digest(facts, root)
     for fid, spec in sorted(specs.items()):
         m = spec.model
         if m.pending:
             continue
-        module = importlib.import_module(f"k3explainer.figures.{m.builder}")
+        try:
+            module = projectcode.builder(root, m.builder)
+        except Exception as e:  # an author's builder that does not import: its own file and line
+            file = projectcode.builder_file(root, m.builder)
+            diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
+            continue
         params = checked_params(module, spec, diags)
         if params is None:
             continue
@@ -91,14 +96,15 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics,
     return out
 
 
-def _code_digest(facts: Facts) -> str:
-    """What every figure's data depends on besides its params: the builders, the kernels, the facts
-    (file and the derived values computed from it) and this module's JSON conversion."""
+def _code_digest(facts: Facts, root: Path) -> str:
+    """What every figure's data depends on besides its params: the project's builders and
+    derived.py, the engine's kernels, the facts (file and how they are read) and this module's
+    JSON conversion."""
     import k3explainer
 
     package = Path(k3explainer.__file__).parent
-    sources = sorted([*package.glob("kernels/*.py"), *package.glob("figures/*.py"),
-                      package / "site" / "derived.py", package / "site" / "facts.py", Path(__file__)])
+    sources = sorted([*package.glob("kernels/*.py"), *projectcode.sources(root),
+                      package / "site" / "facts.py", Path(__file__)])
     h = hashlib.sha256()
     for path in [*sources, *([facts.path] if facts.path else [])]:
         h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")

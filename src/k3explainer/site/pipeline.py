@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from .content import Section, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
-from .facts import load_facts
+from .facts import project_facts
 from .figdata import build_figure_data, dumps, markdown_fields
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .jsmin import strip_comment_lines
@@ -77,11 +77,11 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     md = make_parser()
     site = load_site(project.content / "site.yaml", diags)
     symbols = load_symbols(project.content / "symbols.yaml", diags)
-    facts = load_facts(project.content / "facts.yaml", diags)
+    facts = project_facts(project.root, diags)
     specs = load_specs(project.content / "figures", diags)
     check_content_files(project.content, diags)
     sections = load_sections(project.content, md, site, diags)
-    check_parts(specs, project.static, facts, diags)
+    check_parts(specs, project.root, project.static, facts, diags)
 
     scans = [scan(s.tokens, s.path, facts, symbols, diags) for s in sections]
 
@@ -95,7 +95,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
     diags.raise_if_any()  # builders run only on content that checks out
-    data = build_figure_data(specs, facts, diags, project.figure_cache)
+    data = build_figure_data(specs, facts, diags, project.root, project.figure_cache)
     for fid, d in data.items():
         for _, _, where in markdown_fields(d):
             inline_docs[(fid, where)] = inline(_lookup(d, where), specs[fid], "params")
@@ -238,7 +238,7 @@ def _manifest(specs, facts, data) -> dict:
                 "label": s.model.label,
                 "title": s.model.title,
                 "pending": s.model.pending,
-                "builder": None if s.model.pending else f"k3explainer.figures.{s.model.builder}",
+                "builder": None if s.model.pending else f"figures/{s.model.builder}.py",
                 "component": s.model.component,
                 "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
                 "provenance": data[fid]["provenance"] if fid in data else None,

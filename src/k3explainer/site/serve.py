@@ -15,6 +15,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from . import projectcode
 from .errors import BuildError
 from .pipeline import Project, build
 
@@ -132,8 +133,9 @@ def make_handler(out: Path, live: LiveState):
 
 
 def _forget_builders() -> None:
-    """Drop imported builders and kernels so an edited one is imported afresh by the next build."""
-    for name in [m for m in sys.modules if m.startswith(("k3explainer.figures.", "k3explainer.kernels"))]:
+    """Drop the project's builders and the kernels so an edited one is imported afresh by the next build."""
+    projectcode.forget()
+    for name in [m for m in sys.modules if m.startswith("k3explainer.kernels")]:
         del sys.modules[name]
 
 
@@ -175,13 +177,15 @@ def _changes(project: Project):
     (watchfiles if present, else polling)."""
     import k3explainer  # the engine itself (builders, kernels, pipeline), wherever it is installed
 
-    watched = [d for d in (project.content, project.templates, project.static, Path(k3explainer.__file__).parent)
-               if d.is_dir()]
+    watched = [d for d in (project.content, project.templates, project.static, project.root / "figures",
+                           Path(k3explainer.__file__).parent) if d.is_dir()]
+    watched += [f for f in projectcode.sources(project.root) if f.parent == project.root]  # derived.py
     try:
         from watchfiles import watch
     except ImportError:
         def stamp():
-            return [(p, p.stat().st_mtime_ns) for d in watched for p in sorted(d.rglob("*")) if p.is_file()]
+            files = (p for d in watched for p in ([d] if d.is_file() else sorted(d.rglob("*"))))
+            return [(p, p.stat().st_mtime_ns) for p in files if p.is_file()]
 
         last = stamp()
         yield

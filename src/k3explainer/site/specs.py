@@ -1,7 +1,6 @@
 """Figure specs: content/figures/<id>.yaml → FigureSpec, validated, every error with its line."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
+from . import projectcode
 from .errors import Diagnostics
 from .suggest import did_you_mean
 from .validate import validate
@@ -137,19 +137,18 @@ def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
     return specs
 
 
-def check_parts(specs: dict[str, Spec], static_dir: Path, facts, diags: Diagnostics) -> None:
-    """Each live figure's builder and component exist; every fact a spec cites exists."""
-    import k3explainer.figures as builders
-
-    known_builders = [p.stem for p in Path(builders.__file__).parent.glob("fig_*.py")]
+def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics) -> None:
+    """Each live figure's builder (the project's figures/<builder>.py) and component exist; every
+    fact a spec cites exists."""
+    known_builders = projectcode.builder_names(root)
     components = static_dir / "js" / "figures"
     known_components = [p.stem for p in components.glob("*.js")]
     for spec in specs.values():
         m = spec.model
         if not m.pending:
-            if importlib.util.find_spec(f"k3explainer.figures.{m.builder}") is None:
+            if not projectcode.builder_file(root, m.builder).is_file():
                 diags.add(spec.path, *spec.where("builder"),
-                          f"unknown builder {m.builder!r}: no module src/k3explainer/figures/{m.builder}.py"
+                          f"unknown builder {m.builder!r}: no file figures/{m.builder}.py"
                           + did_you_mean(m.builder, known_builders))
             file = components / f"{m.component}.js"
             if not file.is_file():

@@ -2,9 +2,10 @@
 last build left them, the way `make` does.
 
 What a build's output depends on, all hashed into one fingerprint:
-- the project's content/, templates/ and static/ folders (every file, by content);
+- the project's content/, templates/, static/ and figures/ folders and its derived.py (every
+  file, by content);
 - the browser packages it copies or runs from node_modules (their package.json: name and version);
-- the engine's own source (pipeline, builders, kernels: every file of the installed package);
+- the engine's own source (pipeline, kernels, runtime: every file of the installed package);
 - Python's version and the versions of the libraries the build declares (markdown-it, Jinja,
   PyYAML, pydantic, numpy, ...), read from the package's metadata. Without that metadata (a
   checkout run as `python build.py` without `pip install`) nothing is skipped.
@@ -27,7 +28,8 @@ import k3explainer
 
 # The node packages the build reads: KaTeX (math rendering, its CSS and fonts) and Plotly.
 NODE_PACKAGES = ("katex", "plotly.js-cartesian-dist-min")
-PROJECT_FOLDERS = ("content", "templates", "static")
+PROJECT_FOLDERS = ("content", "templates", "static", "figures")
+PROJECT_FILES = ("derived.py",)
 ENGINE = Path(k3explainer.__file__).parent  # the installed package: pipeline, builders, kernels
 
 
@@ -53,6 +55,7 @@ def fingerprint(root: Path) -> str | None:
     h.update(json.dumps([sys.version, versions]).encode())
     engine = ENGINE
     sources = [(root, p) for name in PROJECT_FOLDERS for p in _files(root / name)]
+    sources += [(root, root / name) for name in PROJECT_FILES]
     sources += [(root, root / "node_modules" / n / "package.json") for n in NODE_PACKAGES]
     sources += [(engine, p) for p in _files(engine)]
     for base, path in sources:

@@ -1,6 +1,7 @@
 """Values the article derives from its facts (ratios, fractions, counts), computed, never typed.
 
-Each becomes a fact under `calc.*` whose provenance names the facts it was computed from, so
+The project's hook (k3explainer.site.projectcode): the build calls `derived_facts(facts)` after
+loading content/facts.yaml. Each value becomes a fact under `calc.*` whose provenance names the facts it was computed from, so
 `{{calc.k3_active_fraction}}` in prose renders like any sourced number.
 """
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from k3explainer.kernels.costs import kda_decode_memory, mla_decode_memory
 from k3explainer.kernels.params import k3_derived
 
-from .facts import Fact, Facts
+from k3explainer.site.facts import Fact, Facts
 
 
 def _pct(x: float) -> str:

@@ -54,7 +54,8 @@ def _reload_seconds(root: Path, tmp: Path) -> float:
     """Edit one section under --serve and time until the reload event reaches a client."""
     project = tmp / "project"
     for folder in ("content", "templates", "static", "figures"):
-        shutil.copytree(root / folder, project / folder)
+        if (root / folder).is_dir():
+            shutil.copytree(root / folder, project / folder)
     if (root / "derived.py").is_file():
         shutil.copy(root / "derived.py", project / "derived.py")
     for link in ("node_modules", ".cache"):

@@ -49,7 +49,7 @@ class Scratch:
 
 def scratch_project(tmp: Path) -> Scratch:
     root = tmp / "project"
-    for folder in ("content", "templates", "static", "figures"):
+    for folder in ("content", "static", "figures"):
         shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for file in ("build.py", "derived.py"):
         shutil.copy(ROOT / file, root / file)

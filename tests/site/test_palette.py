@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from k3explainer.site.pipeline import THEME
 SERIES = ("blue", "violet", "orange", "green")
 MIN_DELTA_E = 15.0  # ΔE*ab; below ~10 two small marks read as one colour
 
@@ -26,7 +25,7 @@ DEFICIENCY = {
 
 def palettes() -> dict[str, dict[str, str]]:
     """{scheme: {name: #hex}} from base.css: the :root block, then the dark scheme's overrides."""
-    css = (ROOT / "static" / "css" / "base.css").read_text(encoding="utf-8")
+    css = (THEME / "static" / "css" / "base.css").read_text(encoding="utf-8")
     light = css[:css.index("prefers-color-scheme: dark")]
     dark = css[css.index("prefers-color-scheme: dark"):]
     read = lambda block: dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))  # noqa: E731

@@ -21,6 +21,7 @@ import pytest
 
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
+from k3explainer.site.pipeline import THEME
 
 from .project import ROOT
 
@@ -81,9 +82,10 @@ def reachable(site_dir) -> dict[str, str]:
     for data in sorted((site_dir / "data").glob("*.js")):
         raw = data.read_text(encoding="utf-8")
         texts[f"data/{data.name}"] = "\n".join(_strings(json.loads(raw[raw.index(", ") + 2: raw.rstrip().rindex(")")])))
-    for js in sorted((ROOT / "static" / "js").rglob("*.js")):
-        source = js.read_text(encoding="utf-8")
-        texts[str(js.relative_to(ROOT))] = "\n".join(m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source))
+    for base in (THEME, ROOT):  # the runtime and widgets, then the figures' components
+        for js in sorted((base / "static" / "js").rglob("*.js")):
+            source = js.read_text(encoding="utf-8")
+            texts[("theme/" if base is THEME else "") + js.relative_to(base).as_posix()] = "\n".join(m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source))
     return texts
 
 

@@ -21,6 +21,12 @@ from .specs import check_parts, load_specs, reserve_css
 from .suggest import did_you_mean
 
 
+# The engine's own templates and static files (page frame, runtime, widgets, base styles). A
+# project's templates/ and static/ hold its figures' components and sheets, and may override any
+# theme file by giving one of the same name.
+THEME = Path(__file__).resolve().parents[1] / "theme"
+
+
 @dataclass(frozen=True)
 class Project:
     """Where a project's inputs live; everything is relative to its root."""
@@ -30,9 +36,25 @@ class Project:
     content = property(lambda self: self.root / "content")
     templates = property(lambda self: self.root / "templates")
     static = property(lambda self: self.root / "static")
-    node_modules = property(lambda self: self.root / "node_modules")
     cache = property(lambda self: self.root / ".cache" / "katex.json")
     figure_cache = property(lambda self: self.root / ".cache" / "figures")
+
+    @property
+    def node_modules(self) -> Path:
+        """The project's npm packages; without any, those of the engine's checkout (an editable
+        install), so a new project builds before its first `npm install`."""
+        own = self.root / "node_modules"
+        checkout = THEME.parents[2] / "node_modules"
+        return own if own.is_dir() or not (checkout / "katex").is_dir() else checkout
+
+    def layered(self, rel: str) -> list[Path]:
+        """The folder `rel` (e.g. "static/js/runtime") of the theme, then of the project."""
+        return [d for d in (THEME / rel, self.root / rel) if d.is_dir()]
+
+    def file(self, rel: str) -> Path:
+        """The project's file `rel` if it has one, else the theme's."""
+        own = self.root / rel
+        return own if own.is_file() else THEME / rel
 
 
 @dataclass
@@ -138,16 +160,16 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src]) + (len(files[css_src]) if css_src else 0)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
 
-    files["assets/site.css"] = _concat_css(project.static / "css")
-    files["assets/k3.js"] = _concat_js(project.static / "js" / "runtime")
-    files["assets/widgets.js"] = _concat_js(project.static / "js" / "widgets")
-    files["assets/favicon.svg"] = (project.static / "favicon.svg").read_bytes()
+    files["assets/site.css"] = _concat_css(project.layered("static/css"))
+    files["assets/k3.js"] = _concat_js(project.layered("static/js/runtime"))
+    files["assets/widgets.js"] = _concat_js(project.layered("static/js/widgets"))
+    files["assets/favicon.svg"] = project.file("static/favicon.svg").read_bytes()
     files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
     diags.raise_if_any()
 
     css = ["vendor/katex/katex.min.css", "assets/site.css"]
     scripts = ["assets/k3.js"]
-    html = render_page(environment(project.templates), site, sections, bodies, views, facts, css, scripts)
+    html = render_page(environment(project.layered("templates")[::-1]), site, sections, bodies, views, facts, css, scripts)
     files["index.html"] = html.encode()
     files["manifest.json"] = (dumps(_manifest(specs, facts, data)) + "\n").encode()
 
@@ -180,18 +202,24 @@ def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, byt
     return files
 
 
-def _concat_css(folder: Path) -> bytes:
+def _layered(folders: list[Path], pattern: str) -> list[tuple[str, Path]]:
+    """(name, file) for every file matching `pattern` in the folders, a later folder's file
+    replacing an earlier one's of the same name, in name order."""
+    files = {p.name: p for folder in folders for p in folder.glob(pattern)}
+    return sorted(files.items())
+
+
+def _concat_css(folders: list[Path]) -> bytes:
     """site.css: the base sheets in name order (each figure's own sheet loads with the figure),
     then the reserved-height rules generated from specs.RESERVE_WIDTHS."""
-    sheets = sorted(folder.glob("*.css"))
-    return b"\n".join([f"/* {p.relative_to(folder).as_posix()} */\n".encode() + p.read_bytes() for p in sheets]
+    return b"\n".join([f"/* {name} */\n".encode() + p.read_bytes() for name, p in _layered(folders, "*.css")]
                       + [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()])
 
 
-def _concat_js(folder: Path) -> bytes:
-    """One script from a folder of small ones, joined in file-name order (their numeric prefixes
+def _concat_js(folders: list[Path]) -> bytes:
+    """One script from folders of small ones, joined in file-name order (their numeric prefixes
     say it): one request on the page, one responsibility per file in the source."""
-    return b"\n".join(_shipped_js(p) for p in sorted(folder.glob("*.js")))
+    return b"\n".join(_shipped_js(p) for _, p in _layered(folders, "*.js"))
 
 
 def _shipped_js(path: Path) -> bytes:

@@ -30,7 +30,8 @@ class FigureView:
         return self.spec.model
 
 
-def environment(templates: Path) -> Environment:
+def environment(templates: list[Path]) -> Environment:
+    """Templates looked up in the folders in order: the first that has a name wins."""
     return Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape(["html"]),
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 

@@ -210,7 +210,7 @@ def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site
     p = kernel["p"]
     parts = {"token embedding wte": p["wte"], "position embedding wpe": p["wpe"], "12 blocks": p["blocks"],
              "final LayerNorm": p["ln_f"]}
-    items = fig.locator(".f01-legend-item").all_text_contents()
+    items = fig.locator(".f01-share .k3-legend-item").all_text_contents()
     assert [next(k for k in parts if t.startswith(k)) for t in items] == list(parts)
     for text, count in zip(items, parts.values()):
         share = count / p["total"]

@@ -344,4 +344,4 @@ def test_memory_chart_has_labelled_axes(watched, site_url, kernel):
     ys = [int(shown_number(x)) for x in ticks[: len(ticks) - len(steps)]]
     assert ys[0] == 0 and ys[-1] >= max(s["cache"] for s in steps) and len(ys) >= 3
     assert ticks[len(ys):] == [str(s["n"]) for s in steps]
-    assert "KV cache" in fig.locator(".f04-legend").inner_text() and "fixed state" in fig.locator(".f04-legend").inner_text()
+    assert fig.locator(".f04-chartbox figcaption .k3-legend-item").all_inner_texts() == ["KV cache per step", "fixed state"]

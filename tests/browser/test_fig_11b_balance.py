@@ -33,7 +33,7 @@ READ = """() => {
     live: f.querySelector('.fig-live').textContent,
     faint: all('.f11b-line.is-faint').map(n => +n.dataset.run),
     chart: f.querySelector('.f11b-chart').getAttribute('aria-label'),
-    key: f.querySelector('.f11b-legend').textContent,
+    key: f.querySelector('.f11b > .k3-legend').textContent,
   };
 }"""
 

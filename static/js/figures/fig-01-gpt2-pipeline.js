@@ -201,11 +201,9 @@
         el("p", {}, el("span", { class: "k3-label", text: "Config " }), W.html(el("span"), data.config_html)),
         el("p", { class: "f01-padded" }, W.html(el("span"), data.padded_html)));
 
-      var legend = el("p", { class: "f01-legend k3-legend", "aria-hidden": "true" }, el("span", { class: "f01-legend-title", text: "Share of the parameters:" }));
-      shown.forEach(function (a) {
-        legend.appendChild(el("span", { class: "f01-legend-item" }, el("i", { class: "f01-sw f01-seg-" + a.id }),
-          a.label + " " + pct(a.share)));
-      });
+      var legend = W.legend(shown.map(function (a) {
+        return { text: a.label + " " + pct(a.share), swatch: "box", cls: "f01-seg-" + a.id };
+      }), { title: "Share of the parameters:", hidden: true });
 
       var root = mount.appendChild(el("div", { class: "f01" }, config, sum, el("div", { class: "f01-share" }, bar, legend)));
       ctx.on(root, "keydown", function (e) {  // Escape folds the layer from anywhere in the figure

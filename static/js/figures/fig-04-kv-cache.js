@@ -96,9 +96,8 @@
         "tokens in context"));
       var yState = y(data.steps[0].state.kept);
       chart.appendChild(svg("line", { x1: X0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
-      var chartBox = el("figure", { class: "f04-chartbox" }, chart,
-        el("figcaption", { class: "f04-legend" }, el("span", { class: "f04-sw f04-sw-cache" }), "KV cache per step ",
-          el("span", { class: "f04-sw f04-sw-state" }), "fixed state"));
+      var chartBox = el("figure", { class: "f04-chartbox" }, chart, el("figcaption", {}, W.legend([
+        { text: "KV cache per step", swatch: "box", cls: "f04-sw-cache" }, { text: "fixed state", swatch: "box", cls: "f04-sw-state" }])));
 
       /* ---- the new token's output: through the cache = the full causal pass ---- */
       var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });

@@ -55,11 +55,11 @@
       var plotText = el("p", { class: "f07-plot-text k3-num" });
       var svg = S.el("svg", { viewBox: "0 0 " + PW + " " + PH, class: "f07-svg", "aria-hidden": "true" },
         axes, gPlain, gDecay, gGated, cursor, dot);
-      var key = function (cls, text) { return el("span", { class: "f07-key-item" }, el("span", { class: "f07-swatch " + cls }), text); };
       var plot = el("figure", { class: "f07-plot" },
         el("figcaption", { class: "f07-title", text: "How much of token 1's write is left" }), svg,
-        el("div", { class: "f07-key" }, key("f07-s-gated", "gated, slider α"), key("f07-s-decay", "αⁿ, decay alone"),
-          key("f07-s-plain", "DeltaNet, overwrites alone")), plotText);
+        W.legend([{ text: "gated, slider α", swatch: "line", cls: "f07-s-gated" },
+          { text: "αⁿ, decay alone", swatch: "line", dash: true, cls: "f07-s-decay" },
+          { text: "DeltaNet, overwrites alone", swatch: "line", cls: "f07-s-plain" }]), plotText);
 
       var root = el("div", { class: "f07" });
       root.appendChild(el("div", { class: "f07-controls" }, stepper.node, slider.node));

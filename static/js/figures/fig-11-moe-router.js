@@ -71,10 +71,8 @@
       var bars = elList("div", { class: "f11-load-bars", role: "img", "data-graphic": "chart" }, loadBars.map(function (b) { return b.node; }));
       /* the balance statistic: its label (the fact's badge), its values, its definition — all shipped */
       var balance = el("p", { class: "f11-balance" });
-      var chosenKey = el("span"), loadKey = el("p", { class: "f11-load-key k3-legend", "aria-hidden": "true" },
-        el("span", { class: "f11-key-item" }, el("i", { class: "f11-sw is-chosen" }), chosenKey),
-        el("span", { class: "f11-key-item" }, el("i", { class: "f11-sw" }), "other experts"),
-        el("span", { class: "f11-key-item", text: "full height: all " + T + " tokens" }));
+      var chosenKey = el("span"), loadKey = W.legend([{ node: chosenKey, swatch: "box", cls: "f11-sw-chosen" },
+        { text: "other experts", swatch: "box", cls: "f11-sw-other" }, { text: "full height: all " + T + " tokens" }], { hidden: true });
       var loads = el("div", { class: "f11-load" },
         el("div", { class: "f11-load-left" }, el("p", { class: "k3-label", text: "Tokens per routed expert over the batch" }), bars, loadKey),
         el("div", { class: "f11-balance-box" }, W.html(el("p", { class: "f11-balance-label" }), data.balance_label_html), balance,

@@ -89,13 +89,10 @@
       W.scrub({ node: box, listen: ctx.on, margin: M, count: G, onIndex: function (i, how) { ctx.set({ step: data.steps[i] }, how); }, onEnd: ctx.end });
       var resize = "ResizeObserver" in window ? new ResizeObserver(function () { if (box.clientWidth !== width) draw(); }) : null;
 
-      var legend = el("p", { class: "f11b-legend", "aria-hidden": "true" });
-      KINDS.forEach(function (kind) {
-        legend.appendChild(el("span", {}, W.lineKey("f11b-key f11b-" + kind, 22, "currentColor", 3), data.labels[kind]));
-      });
-      legend.appendChild(el("span", {}, W.lineKey("f11b-key f11b-switch is-faint", 22, "currentColor", 2), "other α"));
       var capKey = el("span");
-      legend.appendChild(el("span", {}, W.lineKey("f11b-key f11b-capkey", 22, "currentColor", 1.5, "5 4"), capKey));
+      var legend = W.legend(KINDS.map(function (kind) { return { text: data.labels[kind], swatch: "line", cls: "f11b-key f11b-" + kind }; })
+        .concat([{ text: "other α", swatch: "line", faint: true, cls: "f11b-switch" },
+          { node: capKey, swatch: "line", dash: true, cls: "f11b-capkey" }]), { hidden: true });
 
       /* ---------- one bar panel per run: tokens per expert at the chosen step ---------- */
       var panels = KINDS.map(function (kind) {

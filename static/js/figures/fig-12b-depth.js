@@ -85,7 +85,7 @@
           index: function (px, box) { return W.nearest(xs, px * VW / box.width); },
           onIndex: function (i, how) { ctx.set({ l: D[i] }, how); } });
       }
-      function key(cls, text) { return el("span", { class: "f12b-key-item" }, el("span", { class: "f12b-swatch f12b-s-" + cls, "aria-hidden": "true" }), text); }
+      function key(cls, text) { return { text: text, swatch: "line", dash: cls === "random" || cls === "equal", cls: "f12b-s-" + cls }; }
 
       /* ---------- the strip: every source's weight in the mix at layer l ---------- */
       var BW = 600, BH = 24;
@@ -130,8 +130,8 @@
         el("div", { class: "f12b-controls" }, depth.node,
           el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Query" }), query.node)),
         el("div", { class: "f12b-charts" }, size.node, part.node),
-        el("p", { class: "f12b-key" }, key("plain", "plain residual"), key("aligned", "attention residuals, query aimed at layer " + tg),
-          key("random", "attention residuals, random queries"), key("equal", "equal share, 1/l")),
+        W.legend([key("plain", "plain residual"), key("aligned", "attention residuals, query aimed at layer " + tg),
+          key("random", "attention residuals, random queries"), key("equal", "equal share, 1/l")]),
         summary,
         el("div", { class: "f12b-strip" }, el("p", { class: "f12b-title", text: "Each source's weight in what layer l reads" }), picker),
         detail,

@@ -9,6 +9,7 @@
  *   40-disclosures  items that expand in place
  *   45-sections     links from a figure to the article's sections, labelled from the page
  *   50-charts       Plotly's frame in the page's colours, scrubbing, colour contrast helpers
+ *   52-legend       a row of keys beside a chart: a swatch (square or line) and a label each
  *   55-scrubber     a chart with a marker driven by a slider and by dragging (FIG 15, 15b)
  *   60-matrix       numeric tables and the key-major state grid
  *   62-heatmap      heat mode for matrices: diverging colours, numbers on hover and focus, legend

@@ -16,7 +16,7 @@
  *                                     the grid value nearest it ("3.0", "3" and a stale 2.9 all
  *                                     open a valid view), written as format(v) (default String).
  *   W.lineKey(cls, width, color, strokeWidth, dash) a small SVG line matching a chart line
- *                                     (legend rows beside a chart).
+ *                                     (a readout table's row key; legend rows are W.legend's).
  */
 (function () {
   "use strict";

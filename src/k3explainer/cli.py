@@ -1,6 +1,7 @@
 """The `k3explainer` command. Every subcommand acts on the project at --root (default: the folder
 you stand in), never on the checkout the package was installed from.
 
+    k3explainer new DIR                            start an explainer from the starter
     k3explainer build [--root DIR] [--out DIR]     build the site (default out: ROOT/_site)
     k3explainer check [--root DIR]                 everything a build validates; nothing written
     k3explainer serve [--root DIR] [--port N]      live preview: rebuild and reload on change
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-COMMANDS = ("build", "check", "serve", "reserve", "screenshot")
+COMMANDS = ("new", "build", "check", "serve", "reserve", "screenshot")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
         root, rest = _take_root(rest)
         return site_main([f"--{command}"] + rest if command != "build" else rest, root=root,
                          prog=f"k3explainer {command}")
+    if command == "new":
+        from .new import main as new_main
+
+        return new_main(rest)
     if command == "reserve":
         from .reserve import main as reserve_main
 

@@ -1,0 +1,48 @@
+"""FIG 01: the builder's numbers are softmax's, the section's sentences about the figure hold for
+them, and the built page ships exactly them (the browser only draws)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from k3explainer.site import projectcode
+from k3explainer.site.facts import project_facts
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.pipeline import Project, build
+from k3explainer.site.specs import load_specs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def data():
+    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
+    builder = projectcode.builder(ROOT, spec.builder)
+    return builder.build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
+
+
+def test_probabilities_sum_to_one_and_keep_the_scores_order(data):
+    probs = np.array(data["probs"])
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-12)
+    order = np.argsort(-np.array(data["scores"]), kind="stable")
+    assert all(np.all(np.diff(row[order]) <= 1e-15) for row in probs)  # "the order never changes"
+
+
+def test_what_the_section_says_the_figure_shows(data):
+    """'the largest score takes nearly all the probability' at the lowest τ; 'the bars level out
+    towards one in five' as τ rises: the spread shrinks at every step, the entropy grows."""
+    probs, n = np.array(data["probs"]), len(data["scores"])
+    assert n == 5 and probs[0].max() > 0.99
+    spread = probs.max(axis=1) - probs.min(axis=1)
+    assert np.all(np.diff(spread) < 0) and np.all(np.abs(probs[-1] - 1 / n) < 0.1)
+    assert np.all(np.diff(data["entropy_bits"]) > 0) and data["entropy_bits"][-1] <= data["max_entropy_bits"]
+
+
+def test_the_page_ships_the_builders_numbers(tmp_path):
+    build(Project(ROOT), tmp_path / "site")
+    text = (tmp_path / "site" / "data" / "fig-01.js").read_text(encoding="utf-8")
+    shipped = json.loads(text[text.index("(") + len('"fig-01", ') + 1: text.rindex(")")])
+    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
+    fresh = projectcode.builder(ROOT, spec.builder).build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
+    assert np.allclose(shipped["probs"], fresh["probs"], rtol=0, atol=1e-15)

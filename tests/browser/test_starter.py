@@ -1,0 +1,55 @@
+"""The explainer `k3explainer new` makes works in the browser as built: its figure starts from
+its page, the slider moves by keyboard, every shown probability is the builder's, the equation's
+symbols light the figure, and axe finds nothing serious."""
+import json
+
+import pytest
+
+from k3explainer.browser import serve
+from k3explainer.cli import main
+from k3explainer.site.pipeline import Project, build
+
+from .support import axe_violations
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory, root):
+    base = tmp_path_factory.mktemp("starter")
+    assert main(["new", str(base / "project")]) == 0
+    build(Project(base / "project"), base / "site")
+    (base / "site" / "__test__").mkdir()
+    (base / "site" / "__test__" / "axe.min.js").write_bytes((root / "node_modules" / "axe-core" / "axe.min.js").read_bytes())
+    text = (base / "site" / "data" / "fig-01.js").read_text(encoding="utf-8")
+    server, url = serve(base / "site")
+    yield url, json.loads(text[text.index(", ") + 2: text.rindex(")")])
+    server.shutdown()
+
+
+def shown(fig):
+    return [float(t) for t in fig.locator(".f01t-value").all_inner_texts()]
+
+
+def test_the_starter_figure_draws_the_builders_numbers_and_moves_by_keyboard(page, starter):
+    url, data = starter
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(url)
+    fig = page.locator("#fig-01")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_selector("#fig-01[data-ready='true']")
+    i = data["default_index"]
+    assert shown(fig) == pytest.approx(data["probs"][i], abs=5e-4)
+    slider = fig.locator("input[type=range]")
+    slider.focus()
+    page.keyboard.press("Home")
+    assert shown(fig) == pytest.approx(data["probs"][0], abs=5e-4) and shown(fig)[0] > 0.99
+    assert "largest probability 1.000" in fig.locator(".f01t-readout").inner_text()
+    page.keyboard.press("End")
+    assert shown(fig) == pytest.approx(data["probs"][-1], abs=5e-4)
+    assert f"fig-01.t={len(data['taus']) - 1}" in page.url
+    page.locator("#temperature .katex [data-sym='sm-tau']").first.dispatch_event("pointerover")
+    assert "sym-on" in slider.get_attribute("class")
+    assert axe_violations(page, "#fig-01") == []
+    assert errors == []

@@ -34,3 +34,29 @@ def test_new_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):
     assert main(["new", str(tmp_path)]) == 1
     assert "already holds files; give a new or empty folder" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_project_file_replaces_the_themes_a_missing_required_one_is_named_an_optional_one_is_not(tmp_path, capsys):
+    project = tmp_path / "p"
+    assert main(["new", str(project)]) == 0
+    (project / "static" / "css").mkdir(exist_ok=True)
+    (project / "static" / "css" / "base.css").write_text(":root { --paper: #fff; } /* the project's own */\n", encoding="utf-8")
+    (project / "templates").mkdir()
+    (project / "templates" / "base.html").write_text(
+        (Project(project).file("templates/base.html")).read_text(encoding="utf-8").replace("<body", "<body data-own-frame", 1),
+        encoding="utf-8")
+    build(Project(project), tmp_path / "site")
+    css = (tmp_path / "site" / "assets" / "site.css").read_text(encoding="utf-8")
+    assert "the project's own" in css and css.count("/* base.css */") == 1 and "--heat-hi" not in css
+    assert "/* figure.css */" in css  # the theme's other sheets stay
+    assert "data-own-frame" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    (project / "content" / "site.yaml").unlink()
+    capsys.readouterr()
+    assert main(["check", "--root", str(project)]) == 1
+    assert "content/site.yaml:1:1: missing: every project has its settings here" in capsys.readouterr().err
+    (project / "content" / "symbols.yaml").unlink()  # optional: only the equation's \\sym names are now unknown
+    capsys.readouterr()
+    assert main(["check", "--root", str(project)]) == 1
+    err = capsys.readouterr().err
+    assert not any(line.startswith("content/symbols.yaml") for line in err.splitlines())
+    assert "content/01-temperature.md:14:1: unknown symbol 'sm-tau'" in err

@@ -65,6 +65,9 @@ class Section:
 
 
 def load_site(path: Path, diags: Diagnostics) -> Site | None:
+    if not path.is_file():
+        diags.add(path, 1, 1, "missing: every project has its settings here (title, subtitle, description, parts)")
+        return None
     try:
         marked = load(path.read_text(encoding="utf-8"))
     except YamlProblem as e:
@@ -77,7 +80,10 @@ def load_site(path: Path, diags: Diagnostics) -> Site | None:
 
 
 def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str]:
-    """Symbol name → description, for \\sym{name}{...} in equations and data-sym in figures."""
+    """Symbol name → description, for \\sym{name}{...} in equations and data-sym in figures. The
+    file is optional: a project that links no symbols needs none."""
+    if not path.is_file():
+        return {}
     try:
         marked = load(path.read_text(encoding="utf-8"))
     except YamlProblem as e:

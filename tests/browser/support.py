@@ -164,6 +164,22 @@ def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
     assert {k: v for k, v in found.items() if v} == {}
 
 
+def serve_project(project: Path, out: Path, axe_js: Path):
+    """Build another explainer (the starter, an example) into `out` and serve it: (server, url of
+    index.html, its fig-01 data); axe-core beside it as on the flagship's site."""
+    import json
+
+    from k3explainer.browser import serve
+    from k3explainer.site.pipeline import Project, build
+
+    build(Project(project), out)
+    (out / "__test__").mkdir()
+    (out / "__test__" / "axe.min.js").write_bytes(axe_js.read_bytes())
+    text = (out / "data" / "fig-01.js").read_text(encoding="utf-8")
+    server, url = serve(out)
+    return server, url, json.loads(text[text.index(", ") + 2: text.rindex(")")])
+
+
 def shown_number(text: str) -> float:
     """Parse a number as the page formats it (real minus sign, thousands separators)."""
     return float(text.strip().replace("\u2212", "-").replace(",", ""))

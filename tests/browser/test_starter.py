@@ -1,15 +1,11 @@
 """The explainer `k3explainer new` makes works in the browser as built: its figure starts from
 its page, the slider moves by keyboard, every shown probability is the builder's, the equation's
 symbols light the figure, and axe finds nothing serious."""
-import json
-
 import pytest
 
-from k3explainer.browser import serve
 from k3explainer.cli import main
-from k3explainer.site.pipeline import Project, build
 
-from .support import axe_violations
+from .support import axe_violations, serve_project
 
 pytestmark = pytest.mark.browser
 
@@ -18,12 +14,8 @@ pytestmark = pytest.mark.browser
 def starter(tmp_path_factory, root):
     base = tmp_path_factory.mktemp("starter")
     assert main(["new", str(base / "project")]) == 0
-    build(Project(base / "project"), base / "site")
-    (base / "site" / "__test__").mkdir()
-    (base / "site" / "__test__" / "axe.min.js").write_bytes((root / "node_modules" / "axe-core" / "axe.min.js").read_bytes())
-    text = (base / "site" / "data" / "fig-01.js").read_text(encoding="utf-8")
-    server, url = serve(base / "site")
-    yield url, json.loads(text[text.index(", ") + 2: text.rindex(")")])
+    server, url, data = serve_project(base / "project", base / "site", root / "node_modules" / "axe-core" / "axe.min.js")
+    yield url, data
     server.shutdown()
 
 

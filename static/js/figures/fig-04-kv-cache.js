@@ -97,7 +97,7 @@
       var yState = y(data.steps[0].state.kept);
       chart.appendChild(svg("line", { x1: X0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
       var chartBox = el("figure", { class: "f04-chartbox" }, chart, el("figcaption", {}, W.legend([
-        { text: "KV cache per step", swatch: "box", cls: "f04-sw-cache" }, { text: "fixed state", swatch: "box", cls: "f04-sw-state" }])));
+        { text: "KV cache per step", swatch: "box", cls: "f04-sw-cache" }, { text: "fixed state", swatch: "line", dash: true, cls: "f04-sw-state" }])));
 
       /* ---- the new token's output: through the cache = the full causal pass ---- */
       var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });

@@ -180,6 +180,19 @@ def serve_project(project: Path, out: Path, axe_js: Path):
     return server, url, json.loads(text[text.index(", ") + 2: text.rindex(")")])
 
 
+def open_project_figure(page, url: str, fig_id: str = "fig-01"):
+    """Load another explainer's page (served by serve_project) and wait until its figure is
+    drawn: (the figure, the list of console errors, which keeps filling while the test runs)."""
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    fig = page.locator(f"#{fig_id}")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{fig_id}[data-ready='true']")
+    return fig, errors
+
+
 def shown_number(text: str) -> float:
     """Parse a number as the page formats it (real minus sign, thousands separators)."""
     return float(text.strip().replace("\u2212", "-").replace(",", ""))

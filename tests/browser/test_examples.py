@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .support import axe_violations, serve_project
+from .support import axe_violations, open_project_figure, serve_project
 
 pytestmark = pytest.mark.browser
 
@@ -26,12 +26,7 @@ def readout(fig):
 
 def test_the_example_figure_shows_the_builders_filter_by_keyboard(page, bloom):
     url, data = bloom
-    errors = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.goto(url)
-    fig = page.locator("#fig-01")
-    fig.scroll_into_view_if_needed()
-    page.wait_for_selector("#fig-01[data-ready='true']")
+    fig, errors = open_project_figure(page, url)
     fig.locator("input[type=range]").focus()
     page.keyboard.press("End")
     fig.locator("[role=radio][aria-checked=true]").focus()  # k = 3, the default

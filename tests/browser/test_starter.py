@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.cli import main
 
-from .support import axe_violations, serve_project
+from .support import axe_violations, open_project_figure, serve_project
 
 pytestmark = pytest.mark.browser
 
@@ -25,12 +25,7 @@ def shown(fig):
 
 def test_the_starter_figure_draws_the_builders_numbers_and_moves_by_keyboard(page, starter):
     url, data = starter
-    errors = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.goto(url)
-    fig = page.locator("#fig-01")
-    fig.scroll_into_view_if_needed()
-    page.wait_for_selector("#fig-01[data-ready='true']")
+    fig, errors = open_project_figure(page, url)
     i = data["default_index"]
     assert shown(fig) == pytest.approx(data["probs"][i], abs=5e-4)
     slider = fig.locator("input[type=range]")

@@ -100,3 +100,19 @@ def _read_event(stream, timeout=60.0) -> bytes:
         if not chunk.startswith(b":"):
             return chunk
     raise AssertionError(f"no event within {timeout:.0f} s (only keep-alive pings)")
+
+
+def test_a_prose_edit_keeps_the_imported_builders_a_python_edit_reimports_them(tmp_path):
+    """Re-importing every builder and kernel costs ~0.1 s per rebuild; only a Python edit needs it."""
+    from k3explainer.site.pipeline import Project
+    from k3explainer.site.serve import LiveState, rebuild
+
+    s = scratch_project(tmp_path)
+    project, out, live = Project(s.root), tmp_path / "out", LiveState()
+    rebuild(project, out, live)
+    before = sys.modules["k3project.figures.fig_02_attention_matrix"]
+    rebuild(project, out, live, {s.path("content/02-attention.md")})
+    assert sys.modules["k3project.figures.fig_02_attention_matrix"] is before and live.errors == []
+    rebuild(project, out, live, {s.path("figures/fig_02_attention_matrix.py")})
+    assert sys.modules["k3project.figures.fig_02_attention_matrix"] is not before and live.errors == []
+    assert live.generation == 3

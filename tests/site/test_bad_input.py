@@ -132,7 +132,7 @@ def broken_cross_reference(s): return f"{SECTION}:{_append(s, SECTION, 'See [now
 @case
 def relative_link(s): return f"{SECTION}:{_append(s, SECTION, 'See [a page](other.html).')}", "link 'other.html'"
 @case
-def bad_math(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'frac{a$ here.')}", "bad math"
+def bad_math(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'frac{a$ here.')}:12", "bad math"  # the formula's column
 @case
 def math_rejected_command(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'htmlClass{x}{y}$ here.')}", "bad math"
 @case

@@ -83,7 +83,7 @@ class Scan:
     """What one document refers to, each with its source line."""
 
     path: Path
-    math: list[tuple[MathItem, int]] = field(default_factory=list)
+    math: list[tuple[MathItem, int, int]] = field(default_factory=list)  # formula, line, column
     links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
     figures: list[tuple[str, int]] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
@@ -153,7 +153,8 @@ def _scan_inline(children, line, out, facts, symbols, diags):
 
 
 def _scan_math(tex, display, line, out, symbols, diags):
-    out.math.append((MathItem(tex, display), line))
+    first = tex.strip().splitlines()[0] if tex.strip() else ""
+    out.math.append((MathItem(tex, display), line, out.col(line, first) if first else 1))
     for name, _ in sym_parts(tex):
         if name not in symbols:
             diags.add(out.path, line, out.col(line, f"\\sym{{{name}}}"),

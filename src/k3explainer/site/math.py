@@ -26,7 +26,7 @@ def katex_version(node_modules: Path) -> str:
     return json.loads((node_modules / "katex" / "package.json").read_text())["version"]
 
 
-def render_math(items: list[tuple[MathItem, Path, int]], node_modules: Path, cache_file: Path,
+def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path, cache_file: Path,
                 diags: Diagnostics) -> dict[MathItem, str]:
     """Render every distinct formula; report failures at each place the formula was written."""
     if not (node_modules / "katex").is_dir():
@@ -35,7 +35,7 @@ def render_math(items: list[tuple[MathItem, Path, int]], node_modules: Path, cac
     version = katex_version(node_modules)
     key = lambda m: hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
     cache = _read_cache(cache_file)
-    distinct = list(dict.fromkeys(m for m, _, _ in items))
+    distinct = list(dict.fromkeys(m for m, *_ in items))
     missing = [m for m in distinct if key(m) not in cache]
     if missing:
         node = shutil.which("node")
@@ -51,10 +51,10 @@ def render_math(items: list[tuple[MathItem, Path, int]], node_modules: Path, cac
             cache[key(m)] = res
         _write_cache(cache_file, cache)
     html: dict[MathItem, str] = {}
-    for m, path, line in items:
+    for m, path, line, col in items:
         res = cache[key(m)]
         if "error" in res:
-            diags.add(path, line, 1, f"bad math ${m.tex}$: {res['error']}")
+            diags.add(path, line, col, f"bad math ${m.tex}$: {res['error']}")
         else:
             html[m] = TEX_ANNOTATION.sub("", res["html"])
     return html

@@ -124,9 +124,9 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     all_scans = scans + [doc.scan for doc in inline_docs.values()]
     _check_links(sections, all_scans, figure_ids, diags)
 
-    math_items = [(m, sc.path, line) for sc in all_scans for m, line in sc.math]
+    math_items = [(m, sc.path, line, col) for sc in all_scans for m, line, col in sc.math]
     # the symbol chips under display equations show each tagged sub-expression on its own
-    math_items += [(MathItem(sub, False), p, line) for m, p, line in list(math_items) if m.display
+    math_items += [(MathItem(sub, False), p, line, col) for m, p, line, col in list(math_items) if m.display
                    for _, sub in sym_parts(m.tex)]
     math_html = render_math(math_items, project.node_modules, project.cache, diags)
     diags.raise_if_any()

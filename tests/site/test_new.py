@@ -2,6 +2,7 @@
 it is, with nothing of the flagship in it: the engine brings the page frame, runtime and widgets."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -23,10 +24,25 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Softmax at a temperature" in page and "Kimi" not in page and "GPT-2" not in page
 
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "tests"],
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                          cwd=project, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "3 passed" in run.stdout
+
+
+def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
+    """The path the README gives, as commands in a shell: `k3explainer new demo`, `cd demo`,
+    `k3explainer build`, then the starter's own test command."""
+    command = [shutil.which("k3explainer")] if shutil.which("k3explainer") else [sys.executable, "-m", "k3explainer.cli"]
+    def run(args, cwd):
+        done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return done.stdout
+    assert "started an explainer in demo" in run(command + ["new", "demo"], tmp_path)
+    assert "built 1 sections, 1 live figures" in run(command + ["build"], tmp_path / "demo")
+    assert (tmp_path / "demo" / "_site" / "index.html").is_file()
+    assert "nothing changed since this build" in run(command + ["build"], tmp_path / "demo")
+    assert "3 passed" in run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], tmp_path / "demo")
 
 
 def test_new_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):

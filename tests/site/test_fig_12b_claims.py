@@ -134,7 +134,7 @@ def test_random_queries_wander(data, words):
     assert (share * depths).max() >= 3 and share.min() < 0.001
     for j, l in enumerate(data["depths"]):
         w = np.array(data["rules"]["random"]["weights"][j])
-        assert w.max() / w.min() >= 1.5  # uneven pieces
+        assert w.max() >= 1.5 * w.min() and w.max() > 0  # uneven pieces (a piece may underflow to exactly 0)
         if l >= 8:
             assert w.max() < 0.5  # no one source is retrieved
 

@@ -19,9 +19,9 @@ def bloom(tmp_path_factory, root):
 
 
 def readout(fig):
-    m = re.search(r"After (\d+) items with k = (\d+): (\d+) of 128 bits set; wrong yes to ([\d.]+)% .* formula ([\d.]+)%",
+    m = re.search(r"After (\d+) items with k = (\d+): (\d+) of (\d+) bits set; wrong yes to ([\d.]+)% .* formula ([\d.]+)%",
                   fig.locator(".f01b-readout").inner_text())
-    return [int(m[1]), int(m[2]), int(m[3]), float(m[4]), float(m[5])]
+    return [int(m[1]), int(m[2]), int(m[3]), int(m[4]), float(m[5]), float(m[6])]
 
 
 def test_the_example_figure_shows_the_builders_filter_by_keyboard(page, bloom):
@@ -32,7 +32,7 @@ def test_the_example_figure_shows_the_builders_filter_by_keyboard(page, bloom):
     fig.locator("[role=radio][aria-checked=true]").focus()  # k = 3, the default
     page.keyboard.press("ArrowRight")  # k = 4
     i, n = data["k_values"].index(4), data["n_max"]
-    assert readout(fig) == [n, 4, data["bits_set"][i][n], pytest.approx(100 * data["measured"][i][n], abs=0.05),
+    assert readout(fig) == [n, 4, data["bits_set"][i][n], data["m"], pytest.approx(100 * data["measured"][i][n], abs=0.05),
                             pytest.approx(100 * data["formula"][i][n], abs=0.05)]
     set_bits = fig.locator(".f01b-bit").evaluate_all("cs => cs.map((c, b) => c.classList.contains('is-set') ? b : -1).filter(b => b >= 0)")
     assert len(set_bits) == data["bits_set"][i][n]

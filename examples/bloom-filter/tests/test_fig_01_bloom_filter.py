@@ -55,3 +55,18 @@ def test_what_the_section_and_caption_say(built):
     assert gap[:, n <= 16].max() < 0.05 and gap[:, n >= 48].max() > 2 * gap[:, n <= 16].max()
     best = [d["k_values"][int(np.argmin(formula[:, j]))] for j in range(4, params["n_max"] + 1, 4)]
     assert best[0] == max(d["k_values"]) and best[-1] <= 2 and all(a >= b for a, b in zip(best, best[1:]))
+
+
+def test_the_numbers_the_caption_and_text_alternative_name_are_the_params(built):
+    """The spec's words repeat its params (m, the items, the questions, the seed): they change together."""
+    import re
+
+    _, params, _ = built
+    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
+    flat = lambda t: re.sub(r"\s+", " ", t)  # noqa: E731
+    assert f"$m = {params['m']}$ bits" in flat(spec.caption)
+    assert f"grid of {params['m']} bits" in flat(spec.alt) and f"from 0 to {params['n_max']}" in flat(spec.alt)
+    assert "a few thousand" in flat(spec.alt) and 1000 <= params["queries"] < 10_000
+    assert spec.constants[0].name == (f"{params['m']} bits, up to {params['n_max']} items, "
+                                      f"{params['queries']:,} questions, seed {params['seed']}")
+    assert "a few thousand" in flat((ROOT / "content" / "01-bloom-filter.md").read_text(encoding="utf-8"))

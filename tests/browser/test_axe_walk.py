@@ -1,6 +1,9 @@
 """The accessibility walk (support.assert_axe_clean_through) skips what axe has already passed:
-these pin which subtrees it still sends to axe after an interaction."""
-from .support import _changed_roots, _in_context, _lost_parents, _needs_check
+these pin which subtrees it still sends to axe after an interaction; and axe limited to a figure
+still finds what is wrong inside it."""
+import pytest
+
+from .support import _changed_roots, _in_context, _lost_parents, _needs_check, axe_violations, open_figure
 
 MEDIA = "false,false,1280,900"
 LOADED = {"": "FIGURE[class=fig]", "/0": "UL[role=list]", "/0/0": "LI+[class=cell style=background:#fff]",
@@ -40,3 +43,20 @@ def test_focus_makes_an_element_new():
 
 def test_another_colour_scheme_is_another_context():
     assert _in_context(MEDIA, LOADED)["/0/0"] != _in_context("true,false,1280,900", LOADED)["/0/0"]
+
+
+@pytest.mark.browser
+def test_axe_limited_to_a_figure_still_sees_inside_it_and_leaves_the_page_as_it_was(page, site_url):
+    """The run on a figure takes the rest of the page out of axe's sight (support._AXE_ON_PATHS):
+    grey-on-grey text deep inside the figure is still reported, the same text outside is not, and
+    afterwards the page's tree walker and visibility are its own again."""
+    open_figure(page, site_url, "fig-13")
+    assert axe_violations(page, "#fig-13") == []
+    page.evaluate("""() => { const faint = () => Object.assign(document.createElement('span'),
+        {textContent: 'barely there', style: 'color: #bbb; background: #ccc'});
+        document.querySelector('#fig-13 .fig-caption').after(faint());
+        document.querySelector('#fig-13').before(faint()); }""")
+    found = axe_violations(page, "#fig-13")
+    assert [v["id"] for v in found] == ["color-contrast"] and len(found[0]["nodes"]) == 1
+    assert page.evaluate("() => document.createTreeWalker === Document.prototype.createTreeWalker")
+    assert page.evaluate("() => getComputedStyle(document.querySelector('h1')).visibility") == "visible"

@@ -89,7 +89,7 @@
         cards.train.node, cards.prefill.node, cards.decode.node, cards.cache.node), constants, flash);
 
       mount.appendChild(el("div", { class: "f03" },
-        el("div", { class: "f03-controls" }, slider.node, keysHint), el("div", { class: "f03-grid" }, left, right)));
+        el("div", { class: "f03-controls k3-sticky" }, slider.node, keysHint), el("div", { class: "f03-grid" }, left, right)));
 
       /* ---- paint ---- */
       function bytes(x) { return W.si(x, "B"); }

@@ -75,7 +75,7 @@
         " chunks) vs the step-by-step recurrence: max |ΔS| = " + W.sci(chunk.state_diff) +
         ", max |Δo| = " + W.sci(chunk.output_diff) + " — equal to float64 rounding.";
 
-      root.appendChild(el("div", { class: "f06-controls" }, stepper.node, player.node, betaChip));
+      root.appendChild(el("div", { class: "f06-controls k3-sticky" }, stepper.node, player.node, betaChip));
       root.appendChild(el("div", { class: "k3-scroll f06-stages" }, stages.node));
       root.appendChild(note);
       root.appendChild(el("div", { class: "f06-key" }, W.heat.legend(data.heat_scale), W.heat.toggle(root)));

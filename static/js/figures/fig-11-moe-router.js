@@ -79,7 +79,7 @@
           W.html(el("p", { class: "f11-balance-def" }), data.balance_def_html)));
 
       mount.appendChild(el("div", { class: "f11" }, tiles,
-        el("div", { class: "f11-controls k3-row" }, el("span", { class: "k3-label", text: "Token" }), chooser.node, biasBtn),
+        el("div", { class: "f11-controls k3-row k3-sticky" }, el("span", { class: "k3-label", text: "Token" }), chooser.node, biasBtn),
         el("div", { class: "f11-grid" },
           el("div", { class: "f11-left" }, svg),
           el("div", { class: "f11-right" }, el("div", { class: "k3-scroll" }, table), sumLine, outWrap)), loads));

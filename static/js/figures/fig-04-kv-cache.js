@@ -201,9 +201,10 @@
       function introSet(step) { intro.own = true; ctx.set({ step: step }, "restore"); intro.own = false; }
       function stopIntro() { clearInterval(intro.timer); intro.timer = null; }
       function cancelIntro() { intro.pending = false; stopIntro(); }
-      function runIntro() {
+      function runIntro() {  // on every scroll of the page: measure (a layout) only while it could start
+        if (!intro.pending || intro.timer || !ctx.visible()) return;
         var r = mount.getBoundingClientRect();
-        if (!intro.pending || intro.timer || !ctx.visible() || r.top > innerHeight * 0.75 || r.bottom < innerHeight * 0.25) return;
+        if (r.top > innerHeight * 0.75 || r.bottom < innerHeight * 0.25) return;
         if (ctx.reducedMotion()) { cancelIntro(); introSet(COUNT - 1); return; }
         intro.timer = setInterval(function () {
           introSet(Math.min(ctx.get().step + 1, COUNT - 1));

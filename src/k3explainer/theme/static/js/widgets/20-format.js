@@ -21,8 +21,10 @@
   W.sup = function (s) {
     return String(s).replace(/[\u2212\-\d]/g, function (c) { return "⁻⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["\u2212-0123456789".indexOf(c)]; });
   };
-  /* Integers with thousands separators; large values keep every digit. */
-  W.int = function (x) { return Math.round(x).toLocaleString("en-US"); };
+  /* Integers with thousands separators; large values keep every digit. One formatter for the page:
+   * toLocaleString builds a new one on every call (~0.1 ms, and figures format dozens per input). */
+  var INT = new Intl.NumberFormat("en-US");
+  W.int = function (x) { return INT.format(Math.round(x)); };
   /* 1.23e9 → "1.23 G" style with the exact value left to a title attribute by callers. */
   W.si = function (x, unit) {
     var units = ["", "K", "M", "G", "T", "P", "E"];

@@ -3,9 +3,15 @@
   "use strict";
   var W = window.K3W;
   /* Chart colours come from the page's CSS variables, so charts follow light and dark mode (the
-   * runtime restarts chart figures when the scheme changes). css(node) → name → value. */
+   * runtime restarts chart figures when the scheme changes). css(node) → name → value, each name
+   * read once: a chart redrawn on input would otherwise make the browser recompute the page's
+   * styles to answer it after every change the figure has just made. */
   W.css = function (node) {
-    return function (name) { return getComputedStyle(node).getPropertyValue(name).trim(); };
+    var seen = {};
+    return function (name) {
+      if (!(name in seen)) seen[name] = getComputedStyle(node).getPropertyValue(name).trim();
+      return seen[name];
+    };
   };
   /* The frame every Plotly chart shares: transparent paper, the page's font and ink, no drag. */
   W.chartLayout = function (node, layout) {

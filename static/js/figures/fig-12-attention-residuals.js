@@ -112,7 +112,7 @@
         el("div", { class: "f12-stacks" },
           el("div", {}, el("p", { class: "f12-title f12-t-plain" }, "Plain residual ", el("span", { text: "every source weight one" })), plainBar.node),
           el("div", {}, el("p", { class: "f12-title f12-t-attn" }, "Attention residual ", el("span", { text: "softmax over depth" })), attnBar.node),
-          el("p", { class: "f12-key k3-legend", id: ctx.id + "-bars-key",
+          el("p", { class: "f12-key", id: ctx.id + "-bars-key",
             text: "Each bar is one whole input: a segment per source, the embedding at the left, its width that source's share of the mix (the plain share or the weight α, as in the table)." })),
         el("div", { class: "f12-table" }, head, list),
         sums, detail, k3));

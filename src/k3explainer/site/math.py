@@ -1,7 +1,9 @@
-"""Math at build time: every formula of a build goes to KaTeX in one node call.
+"""Math at build time: the formulas of a build go to KaTeX in node, at most two calls a build.
 
 Results are cached by (KaTeX version, formula, display mode) in .cache/katex.json, so `--serve`
-rebuilds only pay for formulas that changed. The page carries no math JavaScript.
+rebuilds only pay for formulas that changed. The page carries no math JavaScript. The prose's and
+captions' formulas are known before the figure builders run, so they start rendering in a thread
+while the builders compute (`prefetch_math`); the few a builder writes are rendered after.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from .errors import Diagnostics
@@ -26,29 +29,67 @@ def katex_version(node_modules: Path) -> str:
     return json.loads((node_modules / "katex" / "package.json").read_text())["version"]
 
 
+def _key(version: str):
+    return lambda m: hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
+
+
+def _katex(formulas: list[MathItem], node: str, node_modules: Path) -> list[dict] | str:
+    """One node call rendering the formulas in order: a result per formula, or node's error."""
+    proc = subprocess.run([node, str(SCRIPT), str(node_modules)], capture_output=True, text=True,
+                          input=json.dumps([{"tex": m.tex, "display": m.display} for m in formulas]))
+    return json.loads(proc.stdout) if proc.returncode == 0 else f"KaTeX renderer failed: {proc.stderr.strip()[:400]}"
+
+
+Prefetch = tuple[list[MathItem], "Future[list[dict] | str]"]
+
+
+def prefetch_math(items: list[MathItem], node_modules: Path, cache_file: Path) -> Prefetch | None:
+    """Start rendering the formulas not in the cache in a thread (node runs while Python goes on);
+    render_math collects them. None when there is nothing to start (or no KaTeX or node: render_math
+    reports that)."""
+    node = shutil.which("node")
+    if node is None or not (node_modules / "katex").is_dir():
+        return None
+    key, cache = _key(katex_version(node_modules)), _read_cache(cache_file)
+    missing = [m for m in dict.fromkeys(items) if key(m) not in cache]
+    if not missing:
+        return None
+    pool = ThreadPoolExecutor(max_workers=1)
+    job = pool.submit(_katex, missing, node, node_modules)
+    pool.shutdown(wait=False)
+    return missing, job
+
+
 def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path, cache_file: Path,
-                diags: Diagnostics) -> dict[MathItem, str]:
+                diags: Diagnostics, prefetched: Prefetch | None = None) -> dict[MathItem, str]:
     """Render every distinct formula; report failures at each place the formula was written."""
     if not (node_modules / "katex").is_dir():
         diags.add(node_modules, 1, 1, "KaTeX is not installed: run `npm ci --ignore-scripts`")
         return {}
-    version = katex_version(node_modules)
-    key = lambda m: hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
+    key = _key(katex_version(node_modules))
     cache = _read_cache(cache_file)
-    distinct = list(dict.fromkeys(m for m, *_ in items))
-    missing = [m for m in distinct if key(m) not in cache]
+    fresh = False
+    if prefetched is not None:
+        formulas, job = prefetched
+        results = job.result()
+        if isinstance(results, str):
+            diags.add(SCRIPT, 1, 1, results)
+            return {}
+        cache.update((key(m), res) for m, res in zip(formulas, results))
+        fresh = True
+    missing = [m for m in dict.fromkeys(m for m, *_ in items) if key(m) not in cache]
     if missing:
         node = shutil.which("node")
         if node is None:
             diags.add(SCRIPT, 1, 1, "node is needed to render math with KaTeX")
             return {}
-        proc = subprocess.run([node, str(SCRIPT), str(node_modules)], capture_output=True, text=True,
-                              input=json.dumps([{"tex": m.tex, "display": m.display} for m in missing]))
-        if proc.returncode != 0:
-            diags.add(SCRIPT, 1, 1, f"KaTeX renderer failed: {proc.stderr.strip()[:400]}")
+        results = _katex(missing, node, node_modules)
+        if isinstance(results, str):
+            diags.add(SCRIPT, 1, 1, results)
             return {}
-        for m, res in zip(missing, json.loads(proc.stdout)):
-            cache[key(m)] = res
+        cache.update((key(m), res) for m, res in zip(missing, results))
+        fresh = True
+    if fresh:
         _write_cache(cache_file, cache)
     html: dict[MathItem, str] = {}
     for m, path, line, col in items:

@@ -14,7 +14,7 @@ from .facts import project_facts
 from .figdata import build_figure_data, dumps, markdown_fields
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .jsmin import strip_comment_lines
-from .math import katex_assets, render_math
+from .math import katex_assets, prefetch_math, render_math
 from .output import write_atomic
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs, reserve_css
@@ -117,6 +117,9 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
     diags.raise_if_any()  # builders run only on content that checks out
+    # the prose's and captions' formulas render in node while the builders compute
+    known = _formulas(scans + [doc.scan for doc in inline_docs.values()])
+    prefetched = prefetch_math([m for m, *_ in known], project.node_modules, project.cache)
     data = build_figure_data(specs, facts, diags, project.root, project.figure_cache)
     for fid, d in data.items():
         for _, _, where in markdown_fields(d):
@@ -124,11 +127,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     all_scans = scans + [doc.scan for doc in inline_docs.values()]
     _check_links(sections, all_scans, figure_ids, diags)
 
-    math_items = [(m, sc.path, line, col) for sc in all_scans for m, line, col in sc.math]
-    # the symbol chips under display equations show each tagged sub-expression on its own
-    math_items += [(MathItem(sub, False), p, line, col) for m, p, line, col in list(math_items) if m.display
-                   for _, sub in sym_parts(m.tex)]
-    math_html = render_math(math_items, project.node_modules, project.cache, diags)
+    math_html = render_math(_formulas(all_scans), project.node_modules, project.cache, diags, prefetched)
     diags.raise_if_any()
 
     cites: dict[str, int] = {}  # citation ids stay unique across a figure's caption and texts
@@ -231,6 +230,14 @@ def _lookup(data: dict, dotted: str):
         data = data[int(part)] if isinstance(data, list) else data[part]
     return data
 
+
+
+def _formulas(scans) -> list[tuple[MathItem, Path, int, int]]:
+    """Every formula the scans found, where it was written, and the symbol chips under display
+    equations (each tagged sub-expression on its own)."""
+    items = [(m, sc.path, line, col) for sc in scans for m, line, col in sc.math]
+    return items + [(MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display
+                    for _, sub in sym_parts(m.tex)]
 
 def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) -> None:
     placed: dict[str, tuple] = {}

@@ -74,6 +74,7 @@
         onInput: function (i) { ctx.set({ n: data.n[i] }, "input"); },
       });
       slider.input.setAttribute("aria-label", "Context length N");
+      slider.node.classList.add("k3-sticky");  // on a phone N stays in reach over the whole figure (see the sheet)
       slider.input.addEventListener("change", function () { ctx.end(); });  // a finished slide or key press
 
       /* ---------- the schematic: read → computed → kept ---------- */

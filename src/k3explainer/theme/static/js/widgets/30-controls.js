@@ -96,6 +96,10 @@
     }
     input.addEventListener("input", function () { paint(); if (opts.onInput) opts.onInput(+input.value, "input"); });
     paint();
+    // the longest value, for a layout that must not move while the value changes (a stuck row, figure.css)
+    out.style.setProperty("--k3-widest", opts.values.reduce(function (n, v) {
+      return Math.max(n, (opts.format ? opts.format(v) : String(v)).length);
+    }, 0));
     var node = W.el("div", { class: "k3-row k3-slider" }, W.el("label", { for: id, class: "k3-label", text: opts.label }), input, out);
     return { node: node, input: input, set: function (i) { input.value = i; paint(); }, get: function () { return +input.value; } };
   };

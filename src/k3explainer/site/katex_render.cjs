@@ -1,5 +1,5 @@
 // Renders a batch of formulas with KaTeX: stdin [{tex, display}] → stdout [{html} | {error}].
-// One node process per build; called by math.py.
+// Called by math.py: one process for the prose's and captions' formulas, one for a builder's.
 const path = require('path');
 const katex = require(path.resolve(process.argv[2], 'katex'));
 

@@ -231,13 +231,13 @@ def _lookup(data: dict, dotted: str):
     return data
 
 
-
 def _formulas(scans) -> list[tuple[MathItem, Path, int, int]]:
     """Every formula the scans found, where it was written, and the symbol chips under display
     equations (each tagged sub-expression on its own)."""
     items = [(m, sc.path, line, col) for sc in scans for m, line, col in sc.math]
     return items + [(MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display
                     for _, sub in sym_parts(m.tex)]
+
 
 def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) -> None:
     placed: dict[str, tuple] = {}

@@ -31,7 +31,7 @@
         var up = e.key === "ArrowRight" || e.key === "ArrowUp";
         ctx.set({ n: at(data.N.indexOf(ctx.get().n) + (up ? data.octave : -data.octave)) }, "key");
       });
-      var keysHint = el("span", { id: ctx.id + "-keys", class: "f03-keys", text: "Shift + arrow doubles or halves N." });
+      var keysHint = el("span", { id: ctx.id + "-keys", class: "f03-keys k3-stuck-hidden", text: "Shift + arrow doubles or halves N." });
 
       /* ---- left: the score matrix, log-compressed ---- */
       var maxRect = svg("rect", { x: X0, y: Y0, width: MAX, height: MAX, class: "f03-max" });

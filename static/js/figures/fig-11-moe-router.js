@@ -78,8 +78,10 @@
         el("div", { class: "f11-balance-box" }, W.html(el("p", { class: "f11-balance-label" }), data.balance_label_html), balance,
           W.html(el("p", { class: "f11-balance-def" }), data.balance_def_html)));
 
+      // on a phone the token row stays in view (k3-sticky) on two lines: the tokens name themselves, so
+      // the stuck row drops its "Token" label from sight (the choice keeps it as its accessible name)
       mount.appendChild(el("div", { class: "f11" }, tiles,
-        el("div", { class: "f11-controls k3-row k3-sticky" }, el("span", { class: "k3-label", text: "Token" }), chooser.node, biasBtn),
+        el("div", { class: "f11-controls k3-row k3-sticky" }, el("span", { class: "k3-label k3-stuck-hidden", text: "Token" }), chooser.node, biasBtn),
         el("div", { class: "f11-grid" },
           el("div", { class: "f11-left" }, svg),
           el("div", { class: "f11-right" }, el("div", { class: "k3-scroll" }, table), sumLine, outWrap)), loads));

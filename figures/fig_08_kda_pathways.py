@@ -3,7 +3,7 @@ equations per KERNELS.md §6) and a live demo of gated delta (one α) against KD
 
 The diagram is drawing data: positions on a grid, a pathway per element (intra = blue, state =
 violet, gate = orange, io = projections and norms). Equations are inline Markdown (`*_md`), which
-the pipeline renders with KaTeX at build time. The demo numbers come from `kda`, `kda_chunked`
+the pipeline renders to MathML at build time. The demo numbers come from `kda`, `kda_chunked`
 and `gated_delta_rule` on seeded inputs.
 """
 import numpy as np

@@ -44,7 +44,7 @@ def sig(x, digits: int = 6) -> np.ndarray:
 
 
 def tex_int(n: int) -> str:
-    """8192 → 8{,}192: thousands separators that KaTeX does not space as list commas."""
+    """8192 → 8{,}192: thousands separators that TeX does not space as list commas."""
     return f"{n:,}".replace(",", "{,}")
 
 

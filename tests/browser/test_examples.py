@@ -39,7 +39,7 @@ def test_the_example_figure_shows_the_builders_filter_by_keyboard(page, bloom):
     last = fig.locator(".f01b-bit").evaluate_all("cs => cs.map((c, b) => c.classList.contains('is-last') ? b : -1).filter(b => b >= 0)")
     assert sorted(last) == sorted(set(data["items"][i][n - 1]))
     assert f"fig-01.n={n}" in page.url and "fig-01.k=4" in page.url
-    page.locator("#bloom-filter .katex [data-sym='bf-k']").first.dispatch_event("pointerover")
+    page.locator("#bloom-filter math [data-sym='bf-k']").first.dispatch_event("pointerover")
     assert fig.locator("[role=radio].sym-on").count() == len(data["k_values"])
     assert axe_violations(page, "#fig-01") == []
     assert errors == []

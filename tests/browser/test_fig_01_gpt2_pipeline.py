@@ -118,15 +118,15 @@ def test_open_layer_lives_in_the_url_and_history(watched, site_url):
 def test_equation_terms_and_boxes_light_each_other(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#gpt2 .katex-display [data-sym='g2-wte']").first.hover()
+    page.locator("#gpt2 .math-block math [data-sym='g2-wte']").first.hover()
     lit = fig.locator("[data-sym='g2-wte'].sym-on")
     assert lit.count() >= 3  # the wte row, the head that reuses it, and its term in the sum
     assert fig.locator(".f01-seg-wte.sym-on").count() == 1
     fig.locator(".f01-box-blocks").hover()
-    assert page.locator("#gpt2 .katex-display [data-sym='g2-block'].sym-on").count() == 1
+    assert page.locator("#gpt2 .math-block math [data-sym='g2-block'].sym-on").count() == 1
     page.mouse.move(0, 0)  # park the pointer on nothing, so focus decides
     fig.locator(".f01-addend[data-sym='g2-lnf']").focus()  # and by keyboard
-    assert page.locator("#gpt2 .katex-display [data-sym='g2-lnf'].sym-on").count() == 1
+    assert page.locator("#gpt2 .math-block math [data-sym='g2-lnf'].sym-on").count() == 1
     page.locator("#gpt2 .sym-chip[data-sym='g2-wpe']").focus()
     assert fig.locator("[data-box='embed'] [data-sym='g2-wpe'].sym-on").count() == 1
 
@@ -193,7 +193,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "hovering the block": lambda p: blocks.hover(),
         "focusing the block": lambda p: blocks.focus(),
         "opening the block by key": open_by_key,
-        "hovering an equation term": lambda p: p.locator("#gpt2 .katex-display [data-sym='g2-wte']").first.hover(),
+        "hovering an equation term": lambda p: p.locator("#gpt2 .math-block math [data-sym='g2-wte']").first.hover(),
         "focusing an addend": lambda p: fig.locator(".f01-addend[data-sym='g2-lnf']").focus(),
         "hovering Close": lambda p: fig.locator(".f01-close").hover(),
         "closing by Escape": close_by_escape,

@@ -116,23 +116,23 @@ def test_row_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_equation_symbols_and_panel_stages_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#attention .katex-display [data-sym='att-mask']").first.hover()
+    page.locator("#attention .math-block math [data-sym='att-mask']").first.hover()
     assert fig.locator("tr[data-sym='att-mask'].sym-on").count() == 1
     fig.locator("tr[data-sym='att-softmax'] td").first.hover()
-    assert page.locator("#attention .katex-display [data-sym='att-softmax'].sym-on").count() >= 1
+    assert page.locator("#attention .math-block math [data-sym='att-softmax'].sym-on").count() >= 1
 
 
 def test_every_equation_symbol_lights_a_part_of_the_figure(watched, site_url):
     """§02: "Hover over any symbol and FIG 02 lights up the part it names"."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    syms = page.locator("#attention .katex-display").first.locator("[data-sym]").evaluate_all(
+    syms = page.locator("#attention .math-block math").first.locator("[data-sym]").evaluate_all(
         "els => [...new Set(els.map(e => e.dataset.sym))]")
     assert {"att-q", "att-k", "att-v", "att-scores", "att-scale", "att-mask", "att-softmax", "att-out"} <= set(syms)
     for sym in syms:
-        page.locator(f"#attention .katex-display [data-sym='{sym}']").first.dispatch_event("pointerover")
+        page.locator(f"#attention .math-block math [data-sym='{sym}']").first.dispatch_event("pointerover")
         assert fig.locator(f"[data-sym='{sym}'].sym-on").count() >= 1, sym
-        page.locator(f"#attention .katex-display [data-sym='{sym}']").first.dispatch_event("pointerout")
+        page.locator(f"#attention .math-block math [data-sym='{sym}']").first.dispatch_event("pointerout")
 
 
 def section_text(site_dir, section_id):
@@ -198,7 +198,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "a row by arrow key": key("ArrowDown"),
         "the first row (Home)": key("Home"),
         "the last row (End)": key("End"),
-        "hovering the mask in the equation": lambda p: p.locator("#attention .katex-display [data-sym='att-mask']").first.hover(),
+        "hovering the mask in the equation": lambda p: p.locator("#attention .math-block math [data-sym='att-mask']").first.hover(),
         "hovering the softmax stage": lambda p: fig.locator("tr[data-sym='att-softmax'] td").first.hover(),
         "hovering the values": lambda p: fig.locator("table[data-sym='att-v'] td").first.hover(),
     })
@@ -242,7 +242,7 @@ def test_hover_rings_the_row_only_and_shows_no_tooltip(watched, site_url, width)
     assert fig.locator(".f02-plot.sym-on, .f02-plotbox.sym-on, .f02-band.sym-on").count() == 0
     assert fig.locator(".hoverlayer .hovertext").count() == 0
     # the equation's softmax lights the ring (this one row), not the chart
-    page.locator("#attention .katex-display [data-sym='att-softmax']").first.dispatch_event("pointerover")
+    page.locator("#attention .math-block math [data-sym='att-softmax']").first.dispatch_event("pointerover")
     assert fig.locator(".f02-band.sym-on").count() == 1
 
 
@@ -283,5 +283,5 @@ def test_no_accessibility_violations_in_dark_mode(watched, site_url):
     assert_axe_clean_through(page, FIG, {
         "a row by heatmap hover": lambda p: hover_cell(p, fig, 6, 5),
         "the last row (End)": lambda p: (fig.locator("[role=radio][aria-checked=true]").focus(), p.keyboard.press("End")),
-        "hovering the softmax in the equation": lambda p: p.locator("#attention .katex-display [data-sym='att-softmax']").first.hover(),
+        "hovering the softmax in the equation": lambda p: p.locator("#attention .math-block math [data-sym='att-softmax']").first.hover(),
     })

@@ -160,12 +160,12 @@ def test_step_and_switch_live_in_the_url_and_history(watched, site_url, kernel):
 def test_equation_symbols_and_counters_light_each_other(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-04.step=2")
-    page.locator("#kv-cache .katex [data-sym='kv-reads']").first.hover()
+    page.locator("#kv-cache math [data-sym='kv-reads']").first.hover()
     assert fig.locator(".f04-counter[data-sym='kv-reads'].sym-on").count() == 1
-    page.locator("#kv-cache .katex [data-sym='kv-cache']").first.hover()
+    page.locator("#kv-cache math [data-sym='kv-cache']").first.hover()
     assert fig.locator(".f04-cache table[data-sym='kv-cache'].sym-on").count() == 2
     fig.locator(".f04-counter[data-sym='kv-writes']").focus()
-    assert page.locator("#kv-cache .katex [data-sym='kv-writes'].sym-on").count() >= 1
+    assert page.locator("#kv-cache math [data-sym='kv-writes'].sym-on").count() >= 1
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -253,7 +253,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "play, then pause": play_pause,
         "the last step": to_end,
         "focusing a counter (lights its symbol)": lambda p: fig.locator(".f04-counter[data-sym='kv-writes']").focus(),
-        "hovering the cache symbol in the prose": lambda p: p.locator("#kv-cache .katex [data-sym='kv-cache']").first.hover(),
+        "hovering the cache symbol in the prose": lambda p: p.locator("#kv-cache math [data-sym='kv-cache']").first.hover(),
         "the switch on by click": lambda p: fig.get_by_role("switch").click(),
         "hovering the switch": lambda p: fig.get_by_role("switch").hover(),
         "a step with the state on": lambda p: fig.get_by_role("button", name="Previous step").click(),

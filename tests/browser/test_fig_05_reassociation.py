@@ -199,17 +199,17 @@ def test_symbols_link_both_ways(watched, site_url):
     fig = open_figure(page, site_url, FIG)
     fig.locator(".f05-toggle").click()
     centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
-    eq = page.locator("#linear-attention .katex-display [data-sym='la-state']").first
+    eq = page.locator("#linear-attention .math-block math [data-sym='la-state']").first
     eq.evaluate(centre)
     eq.hover()
     assert fig.locator(".f05-dd.sym-on").count() == 1
-    eq = page.locator("#linear-attention .katex-display [data-sym='la-phi']").first
+    eq = page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
     eq.evaluate(centre)
     eq.hover()
     assert fig.locator(".f05-formula [data-sym='la-phi'].sym-on").count() == 1
     fig.locator(".f05-dd .f05-cell").first.evaluate(centre)
     fig.locator(".f05-dd .f05-cell").first.hover()
-    assert page.locator("#linear-attention .katex-display [data-sym='la-state'].sym-on").count() >= 1
+    assert page.locator("#linear-attention .math-block math [data-sym='la-state'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -238,8 +238,8 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the state view (click)": lambda p: fig.locator(".f05-toggle").click(),
         "a row by click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
         "a row by arrow key": row_by_key,
-        "hovering the state in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-state']").first),
-        "hovering φ in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-phi']").first),
+        "hovering the state in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-state']").first),
+        "hovering φ in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-phi']").first),
         "hovering a state cell": hover(fig.locator(".f05-dd .f05-cell").first),
         "the unfolded view (Enter)": toggle_by_key,
         "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),

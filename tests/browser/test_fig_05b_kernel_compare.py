@@ -115,13 +115,13 @@ def test_phi_symbol_links_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
-    eq = page.locator("#linear-attention .katex-display [data-sym='la-phi']").first
+    eq = page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
     eq.evaluate(centre)
     eq.hover()
     assert fig.locator(".f05b-readout [data-sym='la-phi'].sym-on").count() == 1
     fig.locator(".f05b-readout [data-sym='la-phi']").evaluate(centre)
     fig.locator(".f05b-readout [data-sym='la-phi']").hover()
-    assert page.locator("#linear-attention .katex-display [data-sym='la-phi'].sym-on").count() >= 1
+    assert page.locator("#linear-attention .math-block math [data-sym='la-phi'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -160,7 +160,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the first angle (Home)": key(".f05b-ang", "Home"),
         "the shortest key (mouse)": click_left,
         "hovering the curve plot": hover_plot,
-        "hovering φ in the equation": hover(page.locator("#linear-attention .katex-display [data-sym='la-phi']").first),
+        "hovering φ in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-phi']").first),
         "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
     })
 

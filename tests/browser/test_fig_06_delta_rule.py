@@ -122,7 +122,7 @@ def test_chunked_form_matches_the_recurrence(watched, site_url, kernel):
     assert f"chunk size {kernel['data']['chunk_size']}" in text
     shown = float(text.split("max |ΔS| = ")[1].split(",")[0].replace("\u2212", "-"))
     assert shown == pytest.approx(np.max(np.abs(kernel["S_c"] - kernel["S"])), rel=0.1)
-    assert fig.locator(".f06-card .katex").count() >= 1 and fig.locator(".f06-card .badge, .f06-card .fact").count() >= 1
+    assert fig.locator(".f06-card math").count() >= 1 and fig.locator(".f06-card .badge, .f06-card .fact").count() >= 1
 
 
 def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
@@ -140,15 +140,15 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#deltanet .katex-display [data-sym='dr-read']").first.hover()
+    page.locator("#deltanet .math-block math [data-sym='dr-read']").first.hover()
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-read'].sym-on").count() == 1
     page.locator("#deltanet .sym-chip[data-sym='dr-write']").first.focus()  # by keyboard focus
     assert fig.locator("table[data-sym='dr-write'].sym-on").count() == 1
     fig.locator("table[data-sym='dr-write'] td").first.hover()
-    assert page.locator("#deltanet .katex-display [data-sym='dr-write'].sym-on").count() >= 1
+    assert page.locator("#deltanet .math-block math [data-sym='dr-write'].sym-on").count() >= 1
     page.mouse.move(0, 0)  # a resting pointer over a symbol wins over focus (by design); take it away
     fig.locator(".f06-beta[data-sym='dr-beta']").focus()
-    assert page.locator("#deltanet .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
+    assert page.locator("#deltanet .math-block math [data-sym='dr-beta'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -179,7 +179,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the last stage (End)": stepper_key("End"),
         "the read-back check off (R)": stepper_key("r"),
         "the first stage (Home)": stepper_key("Home"),
-        "hovering a symbol in the equation": lambda p: p.locator("#deltanet .katex-display [data-sym='dr-read']").first.hover(),
+        "hovering a symbol in the equation": lambda p: p.locator("#deltanet .math-block math [data-sym='dr-read']").first.hover(),
         "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
         "focusing the β chip": lambda p: fig.locator(".f06-beta[data-sym='dr-beta']").focus(),
     })

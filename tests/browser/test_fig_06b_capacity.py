@@ -186,10 +186,10 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_symbols_link_both_ways_and_motion_follows_the_setting(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    eq = "#deltanet .katex-display [data-sym='{}']"
+    eq = "#deltanet .math-block math [data-sym='{}']"
     page.locator(eq.format("cap-err")).first.hover()
     assert fig.locator(".f06b-chartbox.sym-on").count() == 1 and fig.locator(".f06b-err.sym-on").count() == 5
-    page.locator("#deltanet .katex [data-sym='cap-mem']").first.hover()  # inline maths
+    page.locator("#deltanet math [data-sym='cap-mem']").first.hover()  # inline maths
     assert fig.locator(".f06b-c-kept.sym-on").count() == 5
     fig.locator(".f06b-err").nth(2).hover()
     assert page.locator(eq.format("cap-err") + ".sym-on").count() >= 1

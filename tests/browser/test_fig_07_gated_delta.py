@@ -118,12 +118,12 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
 def test_equation_symbols_and_figure_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#gated-deltanet .katex-display [data-sym='gd-alpha']").first.hover()
+    page.locator("#gated-deltanet .math-block math [data-sym='gd-alpha']").first.hover()
     assert fig.locator(".k3-slider[data-sym='gd-alpha'].sym-on").count() == 1
     page.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus()
     assert fig.locator(".f07-tag.sym-on").count() == 1
     fig.locator(".f07 input[type=range]").focus()
-    assert page.locator("#gated-deltanet .katex-display [data-sym='gd-alpha'].sym-on").count() >= 1
+    assert page.locator("#gated-deltanet .math-block math [data-sym='gd-alpha'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url, data):
@@ -148,7 +148,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "α = 1": lambda p: set_alpha(p, fig, 1.0, data),
         "α = 0.25": lambda p: set_alpha(p, fig, 0.25, data),
         "the last phase (End)": stepper_key("End"),
-        "hovering α in the equation": lambda p: p.locator("#gated-deltanet .katex-display [data-sym='gd-alpha']").first.hover(),
+        "hovering α in the equation": lambda p: p.locator("#gated-deltanet .math-block math [data-sym='gd-alpha']").first.hover(),
         "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
         "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
     })

@@ -183,10 +183,10 @@ def test_state_lives_in_the_url(watched, site_url, kernel):
 def test_symbols_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#gated-deltanet .katex-display [data-sym='fg-recall']").first.hover()
+    page.locator("#gated-deltanet .math-block math [data-sym='fg-recall']").first.hover()
     assert fig.locator("td[data-sym='fg-recall'].sym-on").count() == 9
     fig.locator(".f07b-table td").nth(4).hover()
-    assert page.locator("#gated-deltanet .katex-display [data-sym='fg-recall'].sym-on").count() >= 1
+    assert page.locator("#gated-deltanet .math-block math [data-sym='fg-recall'].sym-on").count() >= 1
     fig.locator(".f07b-cells[data-sym='gd-alpha']").hover()
     assert page.locator("#gated-deltanet [data-sym='gd-alpha'].sym-on").count() >= 2  # the equations' α and the slider
     assert fig.locator(".f07b-cells[data-sym='kda-alpha']").count() == 1

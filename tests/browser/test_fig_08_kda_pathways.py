@@ -139,14 +139,14 @@ def test_research_mode_shows_shapes_and_equations(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     shape = fig.locator("[data-node='sout'] .f08-shape")
-    assert not shape.is_visible() and not fig.locator("[data-node='sout'] .katex").first.is_visible()
+    assert not shape.is_visible() and not fig.locator("[data-node='sout'] math").first.is_visible()
     fig.locator(".f08-research").click()
     assert shape.is_visible() and shape.inner_text() == "[d_k, d_v]"
     for n in data["diagram"]["nodes"]:
         assert fig.locator(f"[data-node='{n['id']}'] .f08-shape").inner_text() == n["shape"]
-    assert fig.locator("[data-node='ut'] .katex").first.is_visible()
+    assert fig.locator("[data-node='ut'] math").first.is_visible()
     for n in data["diagram"]["nodes"]:  # every equation piece is in its box
-        assert fig.locator(f"[data-node='{n['id']}'] .f08-eq .katex").count() == n["eq_html"].count('class="katex"')
+        assert fig.locator(f"[data-node='{n['id']}'] .f08-eq math").count() == n["eq_html"].count("<math")
     assert "fig-08.research=1" in page.url and "Research mode on" in fig.locator(".fig-live").inner_text()
     fig.locator(".f08-research").focus()
     page.keyboard.press("Space")
@@ -190,14 +190,14 @@ def test_symbols_link_both_ways(watched, site_url):
     fig = open_figure(page, site_url, FIG)
     # pointerover dispatched on the symbol itself: the runtime's document listener sees what a hover
     # sends, without depending on the layout of the sections above (other figures load lazily)
-    page.locator("#kda .katex-display [data-sym='kda-alpha']").first.dispatch_event("pointerover")
+    page.locator("#kda .math-block math [data-sym='kda-alpha']").first.dispatch_event("pointerover")
     assert fig.locator("[data-node='gate'].sym-on").count() == 1 and fig.locator(".f08-gates.sym-on").count() == 1
-    page.locator("#kda .katex-display [data-sym='kda-state']").first.dispatch_event("pointerover")
+    page.locator("#kda .math-block math [data-sym='kda-state']").first.dispatch_event("pointerover")
     assert fig.locator(".f08-node.sym-on").count() == 2 and fig.locator("table.sym-on").count() == 2
     fig.locator("[data-node='sin']").focus()
-    assert page.locator("#kda .katex-display [data-sym='kda-state'].sym-on").count() >= 1
+    assert page.locator("#kda .math-block math [data-sym='kda-state'].sym-on").count() >= 1
     centred(fig.locator(".f08-demo [data-sym='kda-beta']")).hover()
-    assert page.locator("#kda .katex-display [data-sym='kda-beta'].sym-on").count() >= 1
+    assert page.locator("#kda .math-block math [data-sym='kda-beta'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -237,7 +237,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "focusing a node": lambda p: fig.locator("[data-node='sin']").focus(),
         "a pathway lit (next step)": lambda p: fig.locator(".f08-stepper button[aria-label='Next step']").click(),
         "the last pathway (End on the stepper)": key_on(fig.locator(".f08-stepper"), "End"),
-        "the state lit from the equation": lambda p: p.locator("#kda .katex-display [data-sym='kda-state']").first.dispatch_event("pointerover"),
+        "the state lit from the equation": lambda p: p.locator("#kda .math-block math [data-sym='kda-state']").first.dispatch_event("pointerover"),
         "hovering β in the demo": lambda p: centred(fig.locator(".f08-demo [data-sym='kda-beta']")).hover(),
         "equal gates off (Enter)": key_on(fig.locator(".f08-equal"), "Enter"),
         "research mode off (Space)": key_on(fig.locator(".f08-research"), "Space"),
@@ -400,20 +400,20 @@ def test_phone_layout_fits_the_width_and_fit_shows_it_all(watched, site_url):
     assert smallest >= 11  # legible at fit
 
 
-KATEX_FIT = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent).map(k => {
+EQ_FIT = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).map(k => {
   const box = k.closest('.f08-node, dd'), b = box.getBoundingClientRect(), r = k.getBoundingClientRect();
   const s = b.width / box.offsetWidth;  // the diagram is scaled; the list is not
   return {lines: k.getClientRects().length, over: r.right - (b.right - (box.clientLeft || 0) * s), text: k.textContent.slice(0, 30)};
 })"""
 
 
-@pytest.mark.parametrize("width, where", [(1280, "#fig-08 .f08-node .f08-eq .katex"), (390, "#fig-08 .f08-eqs .katex")])
+@pytest.mark.parametrize("width, where", [(1280, "#fig-08 .f08-node .f08-eq math"), (390, "#fig-08 .f08-eqs math")])
 def test_research_equations_never_break_inside_a_piece(watched, site_url, data, width, where):
     page, _ = watched
     page.set_viewport_size({"width": width, "height": 900})
     open_figure(page, site_url, FIG, "#fig-08.research=1")
-    pieces = page.evaluate(KATEX_FIT, where)
-    assert len(pieces) == sum(n["eq_html"].count('class="katex"') for n in data["diagram"]["nodes"])
+    pieces = page.evaluate(EQ_FIT, where)
+    assert len(pieces) == sum(n["eq_html"].count("<math") for n in data["diagram"]["nodes"])
     for p in pieces:
         assert p["lines"] == 1, f"{p['text']} breaks across lines"
         assert p["over"] <= 0.5, f"{p['text']} sticks out of its box by {p['over']:.1f} px"

@@ -243,12 +243,12 @@ def test_links_restore_the_sizes(watched, site_url, data):
 def test_equation_symbols_and_layers_link_both_ways(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#hybrid .katex-display [data-sym='mla-latent']").first.hover()
+    page.locator("#hybrid .math-block math [data-sym='mla-latent']").first.hover()
     mla_cells = fig.locator(".f09-layer[data-kind='mla']")
     assert fig.locator(".f09-layer.sym-on").count() == mla_cells.count() > 0
     assert fig.locator(".f09-layer[data-kind='kda'].sym-on").count() == 0
     fig.locator(".f09-layer[data-layer='1']").hover()  # a KDA layer lights the state symbol
-    assert page.locator("#hybrid .katex-display [data-sym='kda-state'].sym-on").count() >= 1
+    assert page.locator("#hybrid .math-block math [data-sym='kda-state'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -268,7 +268,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "a layer by click": lambda p: fig.locator(".f09-layer[data-layer='1']").click(),
         "a layer by key": key_toggle,
         "hovering a layer": lambda p: fig.locator(".f09-layer[data-layer='4']").hover(),
-        "hovering the latent symbol in the prose": lambda p: p.locator("#hybrid .katex-display [data-sym='mla-latent']").first.hover(),
+        "hovering the latent symbol in the prose": lambda p: p.locator("#hybrid .math-block math [data-sym='mla-latent']").first.hover(),
         "the all-MLA preset": lambda p: fig.locator("[data-preset='all-MLA']").click(),
         "the all-KDA preset": lambda p: fig.locator("[data-preset='all-KDA']").click(),
         "a layer more": lambda p: fig.locator(".k3-stepper [aria-label='Next step']").click(),

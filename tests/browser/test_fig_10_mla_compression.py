@@ -232,7 +232,7 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     fig = open_figure(page, site_url, FIG, "#fig-10.m=1")
     centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
     for sym in ("mla-uk", "mla-latent"):
-        eq = page.locator(f"#mla .katex-display [data-sym='{sym}']").first
+        eq = page.locator(f"#mla .math-block math [data-sym='{sym}']").first
         eq.evaluate(centre)
         eq.hover()
         assert fig.locator(f"table[data-sym='{sym}'].sym-on").count() == 1
@@ -240,7 +240,7 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     cell = fig.locator("table[data-sym='mla-uv'] td").first
     cell.evaluate(centre)
     cell.hover()
-    assert page.locator("#mla .katex-display [data-sym='mla-uv'].sym-on").count() >= 1
+    assert page.locator("#mla .math-block math [data-sym='mla-uv'].sym-on").count() >= 1
 
 
 def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, kernel):
@@ -322,6 +322,6 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "maths by click": lambda p: fig.locator(".f10-maths-btn").click(),
         "toy row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
         "expand by keyboard": lambda p: (fig.locator(".f10-compress").focus(), p.keyboard.press("Enter")),
-        "equation symbol hover": lambda p: p.locator("#mla .katex-display [data-sym='mla-uk']").first.hover(),
+        "equation symbol hover": lambda p: p.locator("#mla .math-block math [data-sym='mla-uk']").first.hover(),
         "figure part hover": lambda p: fig.locator("table[data-sym='mla-latent'] td").first.hover(),
     })

@@ -141,12 +141,12 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
 def test_gate_symbol_links_both_ways(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#moe .katex-display [data-sym='moe-gate']").first.hover()
+    page.locator("#moe .math-block math [data-sym='moe-gate']").first.hover()
     assert fig.locator("td.f11-gate.sym-on").count() == data["top_k"]
     assert fig.locator(".f11-route.sym-on").count() == data["top_k"]
     fig.locator("td.f11-gate[data-sym='moe-gate']").first.hover()
-    assert page.locator("#moe .katex-display [data-sym='moe-gate'].sym-on").count() >= 1
-    page.locator("#moe .katex-display [data-sym='moe-shared']").first.hover()
+    assert page.locator("#moe .math-block math [data-sym='moe-gate'].sym-on").count() >= 1
+    page.locator("#moe .math-block math [data-sym='moe-shared']").first.hover()
     assert fig.locator(".f11-shared.sym-on").count() == data["n_shared"]
 
 
@@ -180,7 +180,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "choosing a token with the keys": lambda p: (fig.locator(".k3-choice [role=radio][aria-checked=true]").focus(),
                                                     p.keyboard.press("ArrowRight")),
         "switching the bias on": lambda p: fig.locator(".f11-bias").click(),
-        "hovering the gate symbol in the prose": lambda p: p.locator("#moe .katex-display [data-sym='moe-gate']").first.hover(),
+        "hovering the gate symbol in the prose": lambda p: p.locator("#moe .math-block math [data-sym='moe-gate']").first.hover(),
         "hovering a gate weight in the table": lambda p: fig.locator("td.f11-gate[data-sym='moe-gate']").first.hover(),
         "focusing the balance statistic's badge": lambda p: fig.locator(".f11-balance-label .fact").focus(),
         "switching the bias off": lambda p: fig.locator(".f11-bias").click(),

@@ -192,7 +192,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    eq = lambda name: page.locator(f"#moe .katex [data-sym='{name}']").first  # noqa: E731
+    eq = lambda name: page.locator(f"#moe math [data-sym='{name}']").first  # noqa: E731
     eq("bal-bias").hover()
     assert fig.locator(".f11b-p-bias .f11b-title.sym-on").count() == 1
     eq("bal-load").hover()
@@ -202,7 +202,7 @@ def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url)
     eq("bal-capacity").hover()
     assert fig.locator(".f11b-capbar.sym-on").count() == 3 and fig.locator(".f11b-cap.sym-on").count() == 1
     fig.locator(".f11b-p-none [role=option]").nth(2).hover()
-    assert page.locator("#moe .katex [data-sym='bal-load'].sym-on").count() >= 1
+    assert page.locator("#moe math [data-sym='bal-load'].sym-on").count() >= 1
     assert page.evaluate("getComputedStyle(document.querySelector('#fig-11b .f11b-in')).transitionDuration") != "0s"
     page.emulate_media(reduced_motion="reduce")
     assert page.evaluate("getComputedStyle(document.querySelector('#fig-11b .f11b-in')).transitionDuration") == "0s"

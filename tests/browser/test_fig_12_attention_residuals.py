@@ -88,7 +88,7 @@ def test_what_section_12_says_the_figure_shows_is_true_of_its_data(kernel):
 def test_section_12_names_the_controls_the_figure_has(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    para = page.locator("#attention-residuals p", has=page.locator("a[href='#fig-12']")).first.inner_text()
+    para = page.locator("#attention-residuals p", has=page.locator("a[href='#fig-12']")).first.text_content()  # the formula's letters as written, not as drawn (italic)
     assert "layers below" in para and "new query" in para and "1/(l+1)" in re.sub(r"\s+", "", para)
     assert fig.get_by_label("Layers below").count() == 1
     assert fig.get_by_role("button", name="New query").count() == 1
@@ -222,16 +222,16 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_equation_symbols_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#attention-residuals .katex-display [data-sym='ar-query']").first.hover()
+    page.locator("#attention-residuals .math-block math [data-sym='ar-query']").first.hover()
     assert fig.locator("table[data-sym='ar-query'].sym-on").count() == 1
-    page.locator("#attention-residuals .katex-display [data-sym='ar-weights']").first.hover()
+    page.locator("#attention-residuals .math-block math [data-sym='ar-weights']").first.hover()
     assert fig.locator(".f12-alpha.sym-on").count() == len(fig.locator(".f12-alpha").all())
-    page.locator("#attention-residuals .katex-display [data-sym='ar-sources']").first.hover()
+    page.locator("#attention-residuals .math-block math [data-sym='ar-sources']").first.hover()
     assert fig.locator(".f12-label.sym-on").count() == 9
     fig.locator(".f12-alpha").nth(3).hover()
-    assert page.locator("#attention-residuals .katex-display [data-sym='ar-weights'].sym-on").count() >= 1
+    assert page.locator("#attention-residuals .math-block math [data-sym='ar-weights'].sym-on").count() >= 1
     fig.locator("table[data-sym='ar-query'] td").first.hover()
-    assert page.locator("#attention-residuals .katex-display [data-sym='ar-query'].sym-on").count() >= 1
+    assert page.locator("#attention-residuals .math-block math [data-sym='ar-query'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -248,6 +248,6 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "absent source hover": lambda p: rows.nth(8).hover(),
         "source click and arrow key": lambda p: (rows.nth(1).click(), rows.nth(1).focus(), p.keyboard.press("ArrowDown")),
         "layers below by click": lambda p: fig.get_by_label("Layers below").click(),
-        "equation symbol hover": lambda p: p.locator("#attention-residuals .katex-display [data-sym='ar-weights']").first.hover(),
+        "equation symbol hover": lambda p: p.locator("#attention-residuals .math-block math [data-sym='ar-weights']").first.hover(),
         "zero query": lambda p: (fig.locator(".k3-stepper").focus(), p.keyboard.press("Home")),
     })

@@ -188,15 +188,15 @@ def test_state_comes_back_from_the_link_and_history(watched, site_url, kernel):
 def test_equation_symbols_and_figure_parts_light_each_other(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    eq = page.locator("#attention-residuals .katex-display [data-sym='depth-share']").first
+    eq = page.locator("#attention-residuals .math-block math [data-sym='depth-share']").first
     eq.hover()
     assert fig.locator(".f12b-chart[data-sym='depth-share'].sym-on").count() == 1
-    page.locator("#attention-residuals .katex-display [data-sym='ar-weights']").first.hover()
+    page.locator("#attention-residuals .math-block math [data-sym='ar-weights']").first.hover()
     assert fig.locator(".f12b-bar-attn.sym-on").count() == 1
     fig.locator(".f12b-chart[data-sym='depth-rms'] .f12b-title").hover()
     assert page.locator("#attention-residuals [data-sym='depth-rms'].sym-on").count() >= 1
     fig.locator(".f12b-picker").focus()
-    assert page.locator("#attention-residuals .katex-display [data-sym='ar-sources'].sym-on").count() >= 1
+    assert page.locator("#attention-residuals .math-block math [data-sym='ar-sources'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_the_interactions(watched, site_url):

@@ -150,12 +150,12 @@ def test_state_lives_in_the_url_and_history(watched, site_url):
 def test_equation_symbols_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_k3(page, site_url)
-    page.locator("#kimi-k3 .katex-display [data-sym='situ-fn']").first.hover()
+    page.locator("#kimi-k3 .math-block math [data-sym='situ-fn']").first.hover()
     assert fig.locator(".f13-r-situ.sym-on").count() == 1
-    page.locator("#kimi-k3 .katex-display [data-sym='situ-lin']").first.hover()
+    page.locator("#kimi-k3 .math-block math [data-sym='situ-lin']").first.hover()
     assert fig.locator(".f13-note.sym-on").count() == 1
     fig.locator(".f13-key-situ").hover()
-    assert page.locator("#kimi-k3 .katex-display [data-sym='situ-fn'].sym-on").count() >= 1
+    assert page.locator("#kimi-k3 .math-block math [data-sym='situ-fn'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url, spec):
@@ -181,7 +181,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "SiTU slider by keys": lambda p: (fig.locator("input[type=range]").focus(), p.keyboard.press("ArrowRight"),
                                           p.keyboard.press("Home")),
         "SiTU plot hover": plot_hover,
-        "equation symbol hover": lambda p: p.locator("#kimi-k3 .katex-display [data-sym='situ-fn']").first.hover(),
+        "equation symbol hover": lambda p: p.locator("#kimi-k3 .math-block math [data-sym='situ-fn']").first.hover(),
         "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
     })
 

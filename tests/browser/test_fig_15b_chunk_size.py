@@ -209,12 +209,12 @@ def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
 def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#complexity .katex-display [data-sym='ck-chunk']").first.hover()
+    page.locator("#complexity .math-block math [data-sym='ck-chunk']").first.dispatch_event("pointerover")  # its middle is the C inside it
     assert fig.locator("tr[data-sym='ck-chunk'].sym-on").count() == 1
     fig.locator("tr[data-term='state'] th").hover()
-    assert page.locator("#complexity .katex-display [data-sym='ck-state'].sym-on").count() >= 1
+    assert page.locator("#complexity .math-block math [data-sym='ck-state'].sym-on").count() >= 1
     fig.locator(".f15b-controls .k3-slider input").nth(1).focus()
-    assert page.locator("#complexity .katex-display [data-sym='ck-c'].sym-on").count() >= 1
+    assert page.locator("#complexity .math-block math [data-sym='ck-c'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -241,6 +241,6 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
                                                p.keyboard.press("ArrowLeft")),
         "slider by click": slider_start,
         "chart drag": drag,
-        "equation symbol hover": lambda p: p.locator("#complexity .katex-display [data-sym='ck-chunk']").first.hover(),
+        "equation symbol hover": lambda p: p.locator("#complexity .math-block math [data-sym='ck-chunk']").first.hover(),
         "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
     })

@@ -115,30 +115,30 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_attention_symbols_link_both_ways(watched, site_url, section):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator(f"#{section} .katex-display [data-sym='att-mask']").first.hover()
+    page.locator(f"#{section} .math-block math [data-sym='att-mask']").first.hover()
     assert fig.locator("[role=radio][data-sym='att-mask'].sym-on").count() == 1
     page.locator(f"#{section} .sym-chip[data-sym='att-k']").first.focus()  # keyboard focus on a symbol
     assert fig.locator("table[data-sym='att-k'].sym-on").count() == 1
     fig.locator("table[data-sym='att-v'] td").first.hover()
-    assert page.locator(f"#{section} .katex-display [data-sym='att-v'].sym-on").count() >= 1
+    assert page.locator(f"#{section} .math-block math [data-sym='att-v'].sym-on").count() >= 1
     fig.locator("[role=radio][data-sym='att-softmax']").focus()  # keyboard focus on a stage
-    assert page.locator(f"#{section} .katex-display [data-sym='att-softmax'].sym-on").count() >= 1
+    assert page.locator(f"#{section} .math-block math [data-sym='att-softmax'].sym-on").count() >= 1
 
 
 @pytest.mark.parametrize("section", ["deltanet", "playground"])
 def test_delta_symbols_link_both_ways(watched, site_url, section):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator(f"#{section} .katex-display [data-sym='dr-k']").first.hover()
+    page.locator(f"#{section} .math-block math [data-sym='dr-k']").first.hover()
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-k'].sym-on").count() == 1
     page.locator(f"#{section} .sym-chip[data-sym='dr-error']").first.focus()  # keyboard focus on a symbol
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-error'].sym-on").count() == 1
     page.locator(f"#{section} .sym-chip[data-sym='dr-out']").first.focus()
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-out'].sym-on").count() == 1
     fig.locator("table[data-sym='dr-write'] td").first.hover()
-    assert page.locator(f"#{section} .katex-display [data-sym='dr-write'].sym-on").count() >= 1
+    assert page.locator(f"#{section} .math-block math [data-sym='dr-write'].sym-on").count() >= 1
     fig.locator(".f17-beta[data-sym='dr-beta']").focus()
-    assert page.locator(f"#{section} .katex-display [data-sym='dr-beta'].sym-on").count() >= 1
+    assert page.locator(f"#{section} .math-block math [data-sym='dr-beta'].sym-on").count() >= 1
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url, kernel):
@@ -153,7 +153,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     acts.update({
         "attention stage by keys": lambda p: (stages.nth(4).focus(), p.keyboard.press("Home"), p.keyboard.press("ArrowRight")),
         "delta token by keys": lambda p: (tokens.first.focus(), p.keyboard.press("End"), p.keyboard.press("ArrowLeft")),
-        "equation symbol hover (mask)": lambda p: p.locator("#playground .katex-display [data-sym='att-mask']").first.hover(),
+        "equation symbol hover (mask)": lambda p: p.locator("#playground .math-block math [data-sym='att-mask']").first.hover(),
         "symbol chip focus (error)": lambda p: p.locator("#playground .sym-chip[data-sym='dr-error']").first.focus(),
         "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
         "figure chip focus (beta)": lambda p: fig.locator(".f17-beta[data-sym='dr-beta']").focus(),

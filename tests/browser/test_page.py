@@ -21,7 +21,7 @@ def test_page_loads_clean_with_all_sections_in_order(watched, site_url):
     page.wait_for_timeout(300)
     assert not [u for u in watch.requests if "plotly" in u], "Plotly must not load before a chart nears the viewport"
     assert not [u for u in watch.requests if "/fonts/" in u], "math fonts wait until a formula nears the viewport"
-    with page.expect_request("**/KaTeX_Main-Regular.woff2"):
+    with page.expect_request("**/latinmodern-math-core.woff2"):
         page.locator("#deltanet .math-block").first.scroll_into_view_if_needed()
 
 
@@ -43,7 +43,7 @@ def test_equation_symbols_highlight_together(watched, site_url):
     page.goto(site_url + "index.html")
     chip = page.locator("#attention .sym-chip[data-sym='att-q']").first
     chip.focus()
-    lit = page.locator("#attention .katex [data-sym='att-q'].sym-on")
+    lit = page.locator("#attention math [data-sym='att-q'].sym-on")
     assert lit.count() >= 1
     page.keyboard.press("Tab")
     assert page.locator(".sym-on[data-sym='att-q']").count() == 0
@@ -287,11 +287,11 @@ MATH_TEXT = r"[\u0370-\u03FF\u1F00-\u1FFF\u00B2\u00B3\u00B9\u2070-\u209F\u1D2C-\
     r"|(^|[^\p{L}\p{N}'\u2019])(?![aAI](?![\p{L}\p{N}]))\p{L}(?![\p{L}\p{N}'\u2019])"
 CASED_MATH_JS = """re => { const math = new RegExp(re, 'u'), out = [];
   for (const el of document.querySelectorAll('body *')) {
-    if (el.closest('.katex-mathml, .visually-hidden, script, style')) continue;  // MathML's mi is read, not shown
+    if (el.closest('.visually-hidden, script, style')) continue;
     const cs = getComputedStyle(el);
-    if (cs.textTransform === 'none' || cs.display === 'none') continue;
+    if (cs.textTransform === 'none' || cs.textTransform === 'math-auto' || cs.display === 'none') continue;  // math-auto: MathML's italic letters
     const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(' ').trim();
-    if (own && (el.matches('.katex, .katex *, sub, sup, sub *, sup *') || math.test(own)))
+    if (own && (el.matches('math, math *, sub, sup, sub *, sup *') || math.test(own)))
       out.push(`${el.closest('[id]')?.id}: <${el.tagName.toLowerCase()} class="${el.className}"> ${cs.textTransform} "${own.slice(0, 50)}"`);
   }
   return out; }"""

@@ -19,7 +19,7 @@ PROBLEMS_JS = r"""() => {
   const where = el => { const f = el.closest('figure[id]'); if (f) return f.id;
     const s = el.closest('section[id]'); return 'text:' + (s ? s.id : el.closest('[id]')?.id); };
   const what = el => el.tagName.toLowerCase() + [...el.classList].map(c => '.' + c).join('');
-  const skip = el => el.closest('.katex-mathml, .visually-hidden, svg, .js-plotly-plot, .journey');
+  const skip = el => el.closest('.visually-hidden, svg, .js-plotly-plot, .journey');
   const hidden = el => { for (let p = el; p && p !== document.body; p = p.parentElement) {
     const cs = getComputedStyle(p); if (cs.display === 'none' || cs.visibility === 'hidden') return true; } return false; };
   const shows = (el, side) => {  // the fade on that edge, and at the start the "scroll →" pill
@@ -116,12 +116,17 @@ def test_the_affordance_follows_the_reader_and_leaves_when_it_fits(page, site_ur
 
 
 def test_a_wide_equation_breaks_between_terms_on_a_phone(page, site_url):
-    """KaTeX closes a box (.base) after each top-level relation and operator; a display equation
-    wider than the column wraps at those boxes (each stays whole), so no term is split."""
+    """The build ends a row (a top-level <mrow>) after each top-level relation and operator, and
+    the rows are laid out as a wrapping line: a display equation wider than the column wraps
+    between rows (each stays whole), so no term is split."""
     open_phone(page, site_url)
-    lines = page.evaluate("""() => [...document.querySelectorAll('.math-block .katex-display .katex-html')].map(h => {
-        const tops = new Set([...h.querySelectorAll(':scope > .base')].map(b => Math.round(b.getBoundingClientRect().top)));
-        return {lines: tops.size, whole: [...h.querySelectorAll(':scope > .base')].every(b => b.getClientRects().length === 1)};
+    lines = page.evaluate("""() => [...document.querySelectorAll('.math-block math.math-display')].map(m => {
+        const rows = [...m.querySelectorAll(':scope > mrow')];
+        let lines = 0, bottom = -Infinity;  // rows share a line when they overlap vertically (baseline-aligned)
+        for (const b of rows.map(r => r.getBoundingClientRect()).sort((a, c) => a.top - c.top)) {
+          if (b.top >= bottom - 1) { lines++; bottom = b.bottom; } else bottom = Math.max(bottom, b.bottom);
+        }
+        return {lines, whole: rows.every(r => r.getClientRects().length === 1)};
     })""")
     assert lines and all(x["whole"] for x in lines)
     assert any(x["lines"] > 1 for x in lines)  # at 390 px at least one long equation does wrap

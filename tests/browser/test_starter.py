@@ -36,7 +36,7 @@ def test_the_starter_figure_draws_the_builders_numbers_and_moves_by_keyboard(pag
     page.keyboard.press("End")
     assert shown(fig) == pytest.approx(data["probs"][-1], abs=5e-4)
     assert f"fig-01.t={len(data['taus']) - 1}" in page.url
-    page.locator("#temperature .katex [data-sym='sm-tau']").first.dispatch_event("pointerover")
+    page.locator("#temperature math [data-sym='sm-tau']").first.dispatch_event("pointerover")
     assert "sym-on" in slider.get_attribute("class")
     assert axe_violations(page, "#fig-01") == []
     assert errors == []

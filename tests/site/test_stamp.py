@@ -86,8 +86,8 @@ def test_the_fingerprint_follows_the_engine_the_libraries_and_node_packages(buil
     monkeypatch.setattr(stamp.metadata, "version", real)
     package = s.root / "node_modules"
     package.unlink()  # the scratch project's link to the real node_modules
-    (package / "katex").mkdir(parents=True)
-    (package / "katex" / "package.json").write_text('{"version": "0.0.1"}', encoding="utf-8")
+    (package / "temml").mkdir(parents=True)
+    (package / "temml" / "package.json").write_text('{"version": "0.0.1"}', encoding="utf-8")
     assert stamp.fingerprint(s.root) != edited
 
 

@@ -6,7 +6,7 @@ Authors write CommonMark plus:
     :::: vs  +  ::: side Title         a two-sided comparison
     ::: callout Title                  an aside
     {{fact.key}}                       a fact's value with its SOURCE/ILLUSTRATIVE badge
-    $..$, $$..$$, \\sym{name}{..}      math, rendered at build time by KaTeX (math.py)
+    $..$, $$..$$, \\sym{name}{..}      math, rendered to MathML at build time by Temml (math.py)
 
 Parsing and checking happen in `scan`, which walks the tokens once, records every math formula,
 link, fact and figure with its source line, and reports what is wrong. Rendering then only emits.

@@ -14,7 +14,7 @@ from .facts import project_facts
 from .figdata import build_figure_data, dumps, markdown_fields
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .jsmin import strip_comment_lines
-from .math import katex_assets, prefetch_math, render_math
+from .math import math_assets, prefetch_math, render_math
 from .output import write_atomic
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs, reserve_css
@@ -36,7 +36,7 @@ class Project:
     content = property(lambda self: self.root / "content")
     templates = property(lambda self: self.root / "templates")
     static = property(lambda self: self.root / "static")
-    cache = property(lambda self: self.root / ".cache" / "katex.json")
+    cache = property(lambda self: self.root / ".cache" / "math.json")
     figure_cache = property(lambda self: self.root / ".cache" / "figures")
 
     @property
@@ -45,7 +45,7 @@ class Project:
         install), so a new project builds before its first `npm install`."""
         own = self.root / "node_modules"
         checkout = THEME.parents[2] / "node_modules"
-        return own if own.is_dir() or not (checkout / "katex").is_dir() else checkout
+        return own if own.is_dir() or not (checkout / "temml").is_dir() else checkout
 
     def layered(self, rel: str) -> list[Path]:
         """The folder `rel` (e.g. "static/js/runtime") of the theme, then of the project."""
@@ -166,7 +166,7 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
     files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
     diags.raise_if_any()
 
-    css = ["vendor/katex/katex.min.css", "assets/site.css"]
+    css = ["vendor/math/temml.css", "assets/site.css"]
     scripts = ["assets/k3.js"]
     html = render_page(environment(project.layered("templates")[::-1]), site, sections, bodies, views, facts, css, scripts)
     files["index.html"] = html.encode()
@@ -185,8 +185,8 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
 
 
 def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, bytes]:
-    """KaTeX's stylesheet and fonts, and Plotly when a live figure needs it, from node_modules."""
-    wanted = [project.node_modules / "katex" / "dist" / "katex.min.css"]
+    """Temml's stylesheet and the math fonts, and Plotly when a live figure needs it, from node_modules."""
+    wanted = [project.node_modules / "temml" / "dist" / "Temml-Latin-Modern.css"]
     plotly_js = project.node_modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"
     if plotly:
         wanted.append(plotly_js)
@@ -195,7 +195,7 @@ def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, byt
         diags.add(p, 1, 1, "missing browser asset: run `npm ci --ignore-scripts`")
     if missing:
         return {}
-    files = katex_assets(project.node_modules)
+    files = math_assets(project.node_modules, THEME / "math-fonts")
     if plotly:
         files["vendor/plotly.min.js"] = plotly_js.read_bytes()
     return files

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import k3explainer
 
-# The node packages the build reads: KaTeX (math rendering, its CSS and fonts) and Plotly.
-NODE_PACKAGES = ("katex", "plotly.js-cartesian-dist-min")
+# The node packages the build reads: Temml (math to MathML, its CSS) and Plotly.
+NODE_PACKAGES = ("temml", "plotly.js-cartesian-dist-min")
 PROJECT_FOLDERS = ("content", "templates", "static", "figures")
 PROJECT_FILES = ("derived.py",)
 ENGINE = Path(k3explainer.__file__).parent  # the installed package: pipeline, builders, kernels

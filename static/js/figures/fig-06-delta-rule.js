@@ -69,7 +69,7 @@
 
       var chunk = data.chunked;
       var wy = el("p", { class: "f06-eq" });
-      wy.innerHTML = data.wy_html;  // rendered at build time by KaTeX from the builder's wy_md
+      wy.innerHTML = data.wy_html;  // MathML rendered at build time from the builder's wy_md
       var chunkText = el("p", { class: "f06-small k3-num", "data-sym": "dr-state", tabindex: "0" });
       chunkText.textContent = "delta_rule_chunked, chunk size " + data.chunk_size + " (" + chunk.n_chunks +
         " chunks) vs the step-by-step recurrence: max |ΔS| = " + W.sci(chunk.state_diff) +

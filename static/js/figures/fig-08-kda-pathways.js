@@ -4,7 +4,7 @@
  * one when the figure is narrow (both grids come from the builder). A stepper walks the pathways one
  * at a time and says what each does; chips hide (Shift: isolate) a pathway; the diagram fits the
  * width and pans/zooms (K3W.camera); research mode shows each node's shape and the equation it
- * computes (KaTeX, rendered at build time). Below: the same seeded tokens through one scalar gate
+ * computes (MathML, rendered at build time). Below: the same seeded tokens through one scalar gate
  * and through per-channel gates (kernel states shipped as data; K3W.kdaGateDemo, widgets/87-f08-gate-demo.js). */
 (function () {
   "use strict";
@@ -77,7 +77,7 @@
           tabindex: sym ? "0" : null, role: sym ? "group" : null, "aria-label": sym ? n.label : null },
           el("span", { class: "f08-node-label", text: n.label }),
           el("span", { class: "f08-shape k3-num", text: n.shape }),
-          W.html(el("div", { class: "f08-eq" }), n.eq_html));  // rendered by the build's KaTeX pass
+          W.html(el("div", { class: "f08-eq" }), n.eq_html));  // rendered by the build's math pass
       });
       var edges = D.edges.map(function (e) {
         return svg.appendChild(el(NS + "path", { class: "f08-edge", "data-path": e.path, "data-edge": e.from + "-" + e.to,

@@ -144,7 +144,7 @@
             el("th", { scope: "row", text: V().labels[t.key] }), value, share));
         });
         workBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row", text: "total work" }), workTotal, el("td")));
-        W.html(formula, V().formula_html + ";<br>" + data.time_html);  // rendered (KaTeX) at build time
+        W.html(formula, V().formula_html + ";<br>" + data.time_html);  // rendered (MathML) at build time
       }
 
       mount.appendChild(el("div", { class: "f15b" },

@@ -176,17 +176,17 @@
     openedForPrint = [];
   });
 
-  /* Math fonts: KaTeX's @font-face rules load only when the first formula nears the viewport. */
+  /* Math fonts: their @font-face rules load only when the first formula nears the viewport. */
   function loadMathFonts() {
     if (document.getElementById("k3-math-fonts")) return;
     var link = document.createElement("link");
     link.id = "k3-math-fonts";
     link.rel = "stylesheet";
-    link.href = "vendor/katex/katex-fonts.css";
+    link.href = "vendor/math/math-fonts.css";
     document.head.appendChild(link);
   }
   function watchMath() {
-    var formulas = document.querySelectorAll(".katex");
+    var formulas = document.querySelectorAll("math");
     if (!formulas.length) return;
     if (!("IntersectionObserver" in window)) { loadMathFonts(); return; }
     var io = new IntersectionObserver(function (entries) {
@@ -210,7 +210,7 @@
   }
   /* A link into the article ("#fig-14&fig-14.open=kda,mla") lands mid-page. The figures it
    * restores may be taller than their reserved space, and formulas set in fallback fonts reflow
-   * when KaTeX's arrive; so those figures and the two main math faces load first, off-screen,
+   * when the math font arrives; so those figures and the math font's core face load first, off-screen,
    * and the page jumps a frame after they are drawn: nothing in view moves. A slow phone may need
    * several seconds for that (seen: 7 s at a 4x CPU slowdown), and jumping early lets the figure
    * grow in view, so the fallback only covers a figure that never settles (ten seconds). */
@@ -223,7 +223,7 @@
     var jumped = false;
     function jump() { if (!jumped) { jumped = true; target.scrollIntoView({ behavior: "instant" }); } }
     var ready = restored.map(internal.initFigure);
-    if (document.querySelector(".katex")) ready.push(mathFontsReady());
+    if (document.querySelector("math")) ready.push(mathFontsReady());
     function afterPaint() { requestAnimationFrame(function () { requestAnimationFrame(jump); }); }
     Promise.all(ready).then(afterPaint, afterPaint);
     setTimeout(jump, 10000);
@@ -235,7 +235,7 @@
       if (link.sheet) resolve();
       else { link.addEventListener("load", resolve); link.addEventListener("error", resolve); }  // jump regardless
     }).then(function () {
-      return Promise.all(["1em KaTeX_Main", "italic 1em KaTeX_Math"].map(function (f) { return document.fonts.load(f); }));
+      return document.fonts.load('1em "Latin Modern Math Web"', "x\ud835\udc65");  // the core face: letters and italics
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

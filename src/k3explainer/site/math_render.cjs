@@ -1,5 +1,6 @@
-// Renders a batch of formulas to MathML with Temml: stdin [{tex, display}] → stdout [{html} | {error}].
-// Called by math.py: one process for the prose's and captions' formulas, one for a builder's.
+// Renders batches of formulas to MathML with Temml: each stdin line a batch [{tex, display}], each
+// stdout line its results [{html} | {error}]. math.py starts one process per build and sends the
+// prose's and captions' formulas, then the few the figure builders write.
 //
 // Temml builds the MathML tree; four repairs are made on it before it is written out, each for
 // a place where Chromium's MathML layout would otherwise differ from TeX's:
@@ -119,12 +120,15 @@ function render(tex, display) {
   return math.toMarkup();
 }
 
-const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-const out = input.map(({ tex, display }) => {
-  try {
-    return { html: render(tex, display) };
-  } catch (e) {
-    return { error: String(e.message || e).replace(/^Temml parse error: /, '').trim() };
-  }
-});
-process.stdout.write(JSON.stringify(out));
+function renderBatch(line) {
+  return JSON.parse(line).map(({ tex, display }) => {
+    try {
+      return { html: render(tex, display) };
+    } catch (e) {
+      return { error: String(e.message || e).replace(/^Temml parse error: /, '').trim() };
+    }
+  });
+}
+
+require('readline').createInterface({ input: process.stdin })
+  .on('line', (line) => process.stdout.write(JSON.stringify(renderBatch(line)) + '\n'));

@@ -12,14 +12,14 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 
-# Every problem on the page, each as {where, kind, what, ...}. `where` is the figure's id, or
-# "text:<section>" for the article's own equations and tables.
-PROBLEMS_JS = r"""() => {
+# Every problem inside `scope` (a selector; the whole page when null), each as {where, kind, what,
+# ...}. `where` is the figure's id, or "text:<section>" for the article's own equations and tables.
+PROBLEMS_JS = r"""(scope) => {
   const vw = document.documentElement.clientWidth, out = [];
   const where = el => { const f = el.closest('figure[id]'); if (f) return f.id;
     const s = el.closest('section[id]'); return 'text:' + (s ? s.id : el.closest('[id]')?.id); };
   const what = el => el.tagName.toLowerCase() + [...el.classList].map(c => '.' + c).join('');
-  const skip = el => el.closest('.visually-hidden, svg, .js-plotly-plot, .journey');
+  const skip = el => el.closest('.visually-hidden, svg, .js-plotly-plot, .journey') || (!scope && el.closest('section.section'));
   const hidden = el => { for (let p = el; p && p !== document.body; p = p.parentElement) {
     const cs = getComputedStyle(p); if (cs.display === 'none' || cs.visibility === 'hidden') return true; } return false; };
   const shows = (el, side) => {  // the fade on that edge, and at the start the "scroll →" pill
@@ -29,7 +29,7 @@ PROBLEMS_JS = r"""() => {
     const hint = getComputedStyle(el, '::after');
     return hint.content.includes('scroll') && hint.display !== 'none' && hint.visibility !== 'hidden';
   };
-  for (const el of document.querySelectorAll('main *')) {
+  for (const el of document.querySelector(scope || 'main').querySelectorAll('*')) {
     if (skip(el) || hidden(el)) continue;
     const cs = getComputedStyle(el), ox = cs.overflowX, over = el.scrollWidth > el.clientWidth + 1;
     const row = {where: where(el), what: what(el), content: el.scrollWidth, box: el.clientWidth};
@@ -46,7 +46,7 @@ PROBLEMS_JS = r"""() => {
       if (!held) out.push({where: where(el), what: what(el), kind: 'off the screen', left: Math.round(r.left), right: Math.round(r.right)});
     }
   }
-  if (document.documentElement.scrollWidth > vw) out.push({where: 'page', kind: 'the page scrolls sideways', content: document.documentElement.scrollWidth, box: vw});
+  if (!scope && document.documentElement.scrollWidth > vw) out.push({where: 'page', kind: 'the page scrolls sideways', content: document.documentElement.scrollWidth, box: vw});
   return out;
 }"""
 
@@ -63,7 +63,25 @@ def open_phone(page, site_url, hash_=""):
     page.locator(".math-block").first.scroll_into_view_if_needed()  # math fonts load near the first formula
     page.wait_for_function("() => !!document.getElementById('k3-math-fonts')")
     page.evaluate("() => document.fonts.ready.then(() => new Promise(r => setTimeout(r, 300)))")
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+# A reader meets the article one section at a time: a section is laid out when it comes near (it
+# skips layout until then, base.css) and the page marks its scrolling regions then; the same for
+# what a closed <details> holds, when it is opened. So each section is judged while it is in view,
+# with everything in it opened, then the page as a whole.
+FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))"
+
+
+def problems_as_read(page) -> list[dict]:
+    found = []
+    for sid in page.eval_on_selector_all("section.section", "els => els.map(e => e.id)"):
+        page.evaluate("""id => { const s = document.getElementById(id);
+            s.querySelectorAll('details').forEach(d => { d.open = true; }); s.scrollIntoView({behavior: 'instant'}); }""", sid)
+        page.evaluate(FRAMES_JS)
+        page.evaluate("id => K3.markScrollers(document.getElementById(id))", sid)
+        found += page.evaluate(PROBLEMS_JS, f"#{sid}")
+    page.evaluate("() => scrollTo({top: 0, behavior: 'instant'})")
+    return found + page.evaluate(PROBLEMS_JS, None)  # what lies outside the sections, and the page
 
 
 def summary(problems):
@@ -75,7 +93,7 @@ def summary(problems):
 
 def test_nothing_overflows_a_phone_without_showing_that_it_scrolls(page, site_url):
     open_phone(page, site_url)
-    assert summary(page.evaluate(PROBLEMS_JS)) == {}
+    assert summary(problems_as_read(page)) == {}
 
 
 def test_nor_in_the_states_figures_reserve_room_for(page, site_url):
@@ -85,7 +103,7 @@ def test_nor_in_the_states_figures_reserve_room_for(page, site_url):
     found = {}
     for hash_ in state_hashes(reserve_for)[1:]:
         open_phone(page, site_url, hash_)
-        for where, rows in summary(page.evaluate(PROBLEMS_JS)).items():
+        for where, rows in summary(problems_as_read(page)).items():
             found.setdefault(where, set()).update(rows)
     assert found == {}
 
@@ -96,6 +114,7 @@ def test_the_affordance_follows_the_reader_and_leaves_when_it_fits(page, site_ur
     too wide with the affordance switched off is reported."""
     open_phone(page, site_url)
     block = page.locator("#kimi-k3 .math-block").first
+    block.scroll_into_view_if_needed()  # its section is laid out (and its regions watched) when near
     page.evaluate("el => { el.style.maxWidth = '120px'; }", block.element_handle())
     page.wait_for_function("el => el.dataset.overflow === 'end'", arg=block.element_handle())
     assert page.evaluate("el => getComputedStyle(el, '::after').content", block.element_handle()).startswith('"scroll')
@@ -108,7 +127,7 @@ def test_the_affordance_follows_the_reader_and_leaves_when_it_fits(page, site_ur
     # with the affordance removed the page check reports it
     page.add_style_tag(content="#kimi-k3 .math-block { mask-image: none !important; -webkit-mask-image: none !important; }")
     page.evaluate("el => { el.scrollLeft = 0; }", block.element_handle())
-    found = summary(page.evaluate(PROBLEMS_JS))
+    found = summary(page.evaluate(PROBLEMS_JS, "#kimi-k3"))
     assert "div.math-block: scrolls without a visible affordance" in found["text:kimi-k3"]
     page.evaluate("el => { el.style.maxWidth = ''; }", block.element_handle())
     page.set_viewport_size({"width": 1280, "height": 900})

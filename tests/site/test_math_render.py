@@ -75,6 +75,11 @@ def test_a_subscript_under_a_descender_is_placed_as_under_any_letter():
     assert "<msub><mi>x</mi><mi>t</mi></msub>" in render(r"x_t")
 
 
+def test_a_comma_between_digits_is_punctuation_unless_braced():
+    assert '<mn>0</mn><mo lspace="0em" rspace="0.1667em">,</mo><mn>1</mn>' in render(r"\beta \in (0,1)")
+    assert "<mn>8,192</mn>" in render(r"N = 8{,}192")
+
+
 @pytest.mark.parametrize("tex, why", [
     (r"\frac{a", "unbalanced"),
     (r"\data{class=x}{y}", "only data-sym is trusted"),

@@ -2,8 +2,8 @@
 // stdout line its results [{html} | {error}]. math.py starts one process per build and sends the
 // prose's and captions' formulas, then the few the figure builders write.
 //
-// Temml builds the MathML tree; four repairs are made on it before it is written out, each for
-// a place where Chromium's MathML layout would otherwise differ from TeX's:
+// Temml builds the MathML tree; these repairs are made before it is written out, each for a place
+// where the result would otherwise differ from TeX's:
 // - a formula's top level is cut into rows that each end after a binary operator or relation
 //   (TeX's break points, TeXbook p. 173) or a comma, never inside brackets, so a narrow screen
 //   wraps a long formula between terms instead of cutting it off (Temml's stylesheet lays the
@@ -19,7 +19,10 @@
 // - a subscript under a letter with a descender (β_t, p_i) sits where it would under any other
 //   letter: TeX lowers subscripts for a base's depth only when the base is a formula, never for
 //   a single character, while the browser always does. The letter's depth is set to zero for
-//   placing the script (<mpadded depth="0">); the letter itself is drawn as before.
+//   placing the script (<mpadded depth="0">); the letter itself is drawn as before;
+// - a comma between two digits is punctuation, as in TeX: Temml reads "(0,1)" as the one number
+//   "0,1" and sets no space after the comma. A thousands separator is written braced, 8{,}192,
+//   and stays part of its number.
 const path = require('path');
 const temml = require(path.resolve(process.argv[2], 'temml', 'dist', 'temml.cjs'));
 
@@ -106,7 +109,7 @@ function wrapRows(math) {
 }
 
 function render(tex, display) {
-  const math = temml.__renderToMathMLTree(tex, options(display));
+  const math = temml.__renderToMathMLTree(tex.replace(/(\d),(?=\d)/g, '$1\\mathpunct{,}'), options(display));
   if (math.type !== 'math') throw new Error('Temml could not render this formula');
   repair(math, false);
   wrapRows(math);

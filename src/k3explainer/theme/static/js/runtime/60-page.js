@@ -71,11 +71,20 @@
     else if (!side && el.getAttribute("tabindex") === "0") el.removeAttribute("tabindex");
   }
   /* Every width is read before any mark is written: a write between two reads would make the
-   * browser lay the page out again for each region. */
+   * browser lay the page out again for each region. A region in a section the browser has not laid
+   * out yet (content-visibility: auto, base.css) is left for when it is: reading its width would
+   * force that layout, the very work the skip saves at load. */
+  var laidOut = document.body.checkVisibility
+    ? function (el) { return el.checkVisibility({ contentVisibilityAuto: true }); }
+    : function () { return true; };
   function measureScrollers(els) {
+    els = els.filter(laidOut);
     var sides = els.map(overflowSide);
     els.forEach(function (el, i) { markScroller(el, sides[i]); });
   }
+  document.addEventListener("contentvisibilityautostatechange", function (e) {
+    if (!e.skipped) markScrollers(e.target);
+  }, true);
   var sized = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
     measureScrollers(entries.map(function (e) { return e.target; }));
   }) : null;

@@ -9,14 +9,23 @@ from pathlib import Path
 import pytest
 
 from k3explainer.site.markdown import MathItem
-from k3explainer.site.math import _render
+from k3explainer.site.math import Renderer
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS_CSS = ROOT / "src" / "k3explainer" / "theme" / "math-fonts" / "fonts.css"
 
 
+def rendered(tex: str, display: bool = False) -> dict:
+    renderer = Renderer(shutil.which("node"), ROOT / "node_modules")
+    try:
+        [result] = renderer.render([MathItem(tex, display)])
+    finally:
+        renderer.close()
+    return result
+
+
 def render(tex: str, display: bool = False) -> str:
-    [result] = _render([MathItem(tex, display)], shutil.which("node"), ROOT / "node_modules")
+    result = rendered(tex, display)
     assert "html" in result, result
     return result["html"]
 
@@ -35,6 +44,19 @@ def rows(html: str) -> list[str]:
                 start = m.start()
             depth += 1
     return out
+
+
+def test_one_node_process_renders_batch_after_batch():
+    """A build sends the prose's formulas, then the builders': one process, results in order."""
+    renderer = Renderer(shutil.which("node"), ROOT / "node_modules")
+    try:
+        first = renderer.render([MathItem("a", False), MathItem(r"\frac{a", False)])
+        second = renderer.render([MathItem("b", True)])
+        assert renderer.proc.poll() is None  # still running between batches
+    finally:
+        renderer.close()
+    assert "<mi>a</mi>" in first[0]["html"] and "error" in first[1]
+    assert 'class="math-display"' in second[0]["html"] and renderer.proc.returncode == 0
 
 
 def test_a_display_formula_wraps_between_terms_and_never_inside_brackets():
@@ -87,7 +109,7 @@ def test_a_comma_between_digits_is_punctuation_unless_braced():
     (r"\notacommand", "unknown command"),
 ])
 def test_bad_math_is_an_error_not_a_drawing(tex, why):
-    [result] = _render([MathItem(tex, False)], shutil.which("node"), ROOT / "node_modules")
+    result = rendered(tex)
     assert "error" in result and "html" not in result, why
 
 

@@ -1,9 +1,9 @@
-"""Math at build time: the formulas of a build go to Temml in node (TeX to MathML), at most two
-calls a build; the browser draws the MathML with a shipped math font.
+"""Math at build time: the formulas of a build go to Temml in node (TeX to MathML), one node
+process a build; the browser draws the MathML with a shipped math font.
 
-MathML rather than KaTeX's HTML: the same formulas took 524 KB of KaTeX markup (a dozen spans per
-symbol, and a hidden MathML copy for screen readers) against 71 KB of MathML, and the page went
-from 18,600 elements to 6,300, which is what the browser lays out and paints on every change.
+MathML rather than KaTeX's HTML: the article's formulas took 524 KB of KaTeX markup (a dozen spans
+per symbol, and a hidden MathML copy for screen readers) against 71 KB of MathML, and the page went
+from 18,600 elements to 6,650, which is what the browser lays out and paints on every change.
 
 Results are cached by (Temml version, render script, formula, display mode) in .cache/math.json,
 so `--serve` rebuilds only pay for formulas that changed. The page carries no math JavaScript.
@@ -27,7 +27,6 @@ from .errors import Diagnostics
 from .markdown import MathItem
 
 SCRIPT = Path(__file__).with_name("math_render.cjs")
-INSTALL = "Temml is not installed: run `npm ci --ignore-scripts`"
 
 
 def _renderer_version(node_modules: Path) -> str:
@@ -71,15 +70,6 @@ class Renderer:
         self.proc.wait()
 
 
-def _render(formulas: list[MathItem], node: str, node_modules: Path) -> list[dict] | str:
-    """One batch on a renderer of its own."""
-    renderer = Renderer(node, node_modules)
-    try:
-        return renderer.render(formulas)
-    finally:
-        renderer.close()
-
-
 Prefetch = tuple[list[MathItem], "Future[list[dict] | str]", Renderer]
 
 
@@ -105,7 +95,7 @@ def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path
                 diags: Diagnostics, prefetched: Prefetch | None = None) -> dict[MathItem, str]:
     """Render every distinct formula; report failures at each place the formula was written."""
     if not (node_modules / "temml").is_dir():
-        diags.add(node_modules, 1, 1, INSTALL)
+        diags.add(node_modules, 1, 1, "Temml is not installed: run `npm ci --ignore-scripts`")
         return {}
     key = _key(_renderer_version(node_modules))
     cache = _read_cache(cache_file)

@@ -100,6 +100,7 @@ def test_a_subscript_under_a_descender_is_placed_as_under_any_letter():
 def test_a_comma_between_digits_is_punctuation_unless_braced():
     assert '<mn>0</mn><mo lspace="0em" rspace="0.1667em">,</mo><mn>1</mn>' in render(r"\beta \in (0,1)")
     assert "<mn>8,192</mn>" in render(r"N = 8{,}192")
+    assert "<mtext>1,000\u00a0tokens</mtext>" in render(r"(0,1) \times \text{1,000 tokens}")  # text is text
 
 
 @pytest.mark.parametrize("tex, why", [

@@ -108,8 +108,25 @@ function wrapRows(math) {
   math.children = rows.length === 1 ? [new Row('mrow', rows[0])] : rows.map((r) => new Row('mrow', r));
 }
 
+// "(0,1)" → "(0\mathpunct{,}1)", outside \text{…} (in text a comma is just a character)
+function punctuateDigitCommas(tex) {
+  const fix = (part) => part.replace(/(\d),(?=\d)/g, '$1\\mathpunct{,}');
+  const textGroup = /\\(?:text\w*|mbox)\s*\{/g;
+  let out = '', from = 0, m;
+  while ((m = textGroup.exec(tex))) {
+    let end = textGroup.lastIndex;
+    for (let depth = 1; end < tex.length && depth; end++) {
+      if (tex[end] === '\\') end++;
+      else depth += tex[end] === '{' ? 1 : tex[end] === '}' ? -1 : 0;
+    }
+    out += fix(tex.slice(from, m.index)) + tex.slice(m.index, end);
+    from = textGroup.lastIndex = end;
+  }
+  return out + fix(tex.slice(from));
+}
+
 function render(tex, display) {
-  const math = temml.__renderToMathMLTree(tex.replace(/(\d),(?=\d)/g, '$1\\mathpunct{,}'), options(display));
+  const math = temml.__renderToMathMLTree(punctuateDigitCommas(tex), options(display));
   if (math.type !== 'math') throw new Error('Temml could not render this formula');
   repair(math, false);
   wrapRows(math);

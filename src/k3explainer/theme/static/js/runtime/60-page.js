@@ -219,8 +219,8 @@
   }
   /* A link into the article ("#fig-14&fig-14.open=kda,mla") lands mid-page. The figures it
    * restores may be taller than their reserved space, and formulas set in fallback fonts reflow
-   * when the math font arrives; so those figures and the math font's core face load first, off-screen,
-   * and the page jumps a frame after they are drawn: nothing in view moves. A slow phone may need
+   * when the math font arrives; so those figures and the math font's core face load first,
+   * off-screen, and the page jumps a frame after they are drawn: nothing in view moves. A slow phone may need
    * several seconds for that (seen: 7 s at a 4x CPU slowdown), and jumping early lets the figure
    * grow in view, so the fallback only covers a figure that never settles (ten seconds). */
   function jumpToAnchor() {

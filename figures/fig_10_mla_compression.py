@@ -94,7 +94,8 @@ def build(params: dict, facts) -> dict:
         "bytes_per_element": int(params["bytes_per_element"]),
         "d_model": int(params["d_model"]),
         "demo": _demo(demo),
-        "source_md": "DeepSeek-V2 (SOURCE): {{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller.",
+        "source_md": ("In DeepSeek-V2 itself, with its own sizes rather than those of the bars: "
+                      "{{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller."),
         "k3_md": "In K3: {{kimi_k3.gated_mla}}; {{kimi_k3.query_lora}}; {{kimi_k3.output_gating}}.",
         "provenance": {
             "kernels": ["k3explainer.kernels.mha_cache_per_token", "k3explainer.kernels.gqa_cache_per_token",

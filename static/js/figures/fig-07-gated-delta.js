@@ -29,7 +29,7 @@
         onInput: function (i) { ctx.set({ alpha: data.alphas[i] }, "input"); },
       });
       slider.node.setAttribute("data-sym", "gd-alpha");
-      slider.input.setAttribute("aria-label", "Gate alpha of the right-hand state");
+      slider.input.setAttribute("aria-label", "Gate alpha of the Gated DeltaNet state");
       slider.input.addEventListener("change", function () { ctx.end(); });  // a finished drag or key press is a history entry
 
       var left = W.stateMatrix({ caption: "", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
@@ -95,9 +95,9 @@
         dot.setAttribute("cy", y(g.survival[t]));
         plotText.textContent = survivalText(t, g, a);
         readout.textContent = phase === 0
-          ? "Decay: every cell of the right-hand state is multiplied by α = " + fa(a) + " before token " + (t + 1) + "'s write lands."
+          ? "Decay: every cell of the gated state is multiplied by α = " + fa(a) + " before token " + (t + 1) + "'s write lands."
           : "After token " + (t + 1) + ": the two states differ by at most " + W.fmt(g.diff[t], dig) +
-            (a === 1 ? " — with α = 1 they are identical." : a === 0 ? " — with α = 0 the right-hand state holds only the latest write." : ".");
+            (a === 1 ? " — with α = 1 they are identical." : a === 0 ? " — with α = 0 the gated state holds only the latest write." : ".");
       }
 
       return {

@@ -34,6 +34,21 @@ def test_s06_the_repeat_card_lines_up_stored_read_new_and_read_after(figure):
     np.testing.assert_allclose(r["read_after"], np.asarray(d["steps"][t]["state"]).T @ d["k"][t], atol=1e-12)
 
 
+def test_s06_the_repeated_key_reads_roughly_the_old_value_and_the_write_moves_most_of_the_way(figure):
+    """§06 and the card: at token 5 "the memory returns roughly the old value there, but only
+    roughly" (it points the way of token 2's value, cosine ≥ 0.9, yet is visibly off, ≥ 20 % of its
+    length), and "the write moves what the memory returns for that key most of the way to the new
+    value" (the read after the write is within a quarter of the read's distance from it)."""
+    r = figure("fig-06")["repeat"]
+    old, read, new, after = (np.asarray(r[k]) for k in ("old_value", "read", "new_value", "read_after"))
+    assert read @ old / (np.linalg.norm(read) * np.linalg.norm(old)) >= 0.9
+    assert np.linalg.norm(read - old) >= 0.2 * np.linalg.norm(old)
+    assert np.linalg.norm(after - new) <= 0.25 * np.linalg.norm(read - new)
+    words = article.prose("06-deltanet.md")
+    assert "returns roughly the old value there, but only roughly" in words
+    assert "most of the way to the new value" in words
+
+
 def test_s07_token_1s_share_never_rises_above_decay_alone(figure):
     """§07: the plot's gated line is at most αⁿ (each write removes part of what lies along its key);
     α = 1 is DeltaNet, where overwrites alone remove it."""

@@ -417,3 +417,8 @@ def test_research_equations_never_break_inside_a_piece(watched, site_url, data, 
     for p in pieces:
         assert p["lines"] == 1, f"{p['text']} breaks across lines"
         assert p["over"] <= 0.5, f"{p['text']} sticks out of its box by {p['over']:.1f} px"
+    # the tensor shapes beside them ("[C, d_k], [C, d_v]") wrap between tensors, never inside brackets
+    dims = page.eval_on_selector_all({1280: "#fig-08 .f08-node .f08-dim", 390: "#fig-08 .f08-eqs .f08-dim"}[width],
+                                     "els => els.map(e => ({text: e.textContent, lines: e.getClientRects().length}))")
+    assert len(dims) >= len(data["diagram"]["nodes"])
+    assert [d["text"] for d in dims if d["lines"] != 1] == []

@@ -71,12 +71,19 @@
           el(NS + "path", { d: "M0,0 L10,5 L0,10 z", class: "f08-arrowhead", "data-path": p })));
       });
       var SYM = { sin: "kda-state", sout: "kda-state", gate: "kda-alpha", beta: "kda-beta" };
+      function shape(text, lead) {  // "[C, d_k], [C, d_v]" wraps between tensors, never inside brackets
+        var parts = text.split(/(?<=\]),\s*/), out = el("span", { class: "f08-shape k3-num" }, lead || "");
+        parts.forEach(function (part, i) {
+          out.append(el("span", { class: "f08-dim", text: part + (i < parts.length - 1 ? "," : "") }), i < parts.length - 1 ? " " : "");
+        });
+        return out;
+      }
       var nodes = D.nodes.map(function (n) {
         var sym = SYM[n.id];
         return el("div", { class: "f08-node", "data-node": n.id, "data-path": n.path, "data-sym": sym,
           tabindex: sym ? "0" : null, role: sym ? "group" : null, "aria-label": sym ? n.label : null },
           el("span", { class: "f08-node-label", text: n.label }),
-          el("span", { class: "f08-shape k3-num", text: n.shape }),
+          shape(n.shape),
           W.html(el("div", { class: "f08-eq" }), n.eq_html));  // rendered by the build's math pass
       });
       var edges = D.edges.map(function (e) {
@@ -182,7 +189,7 @@
         eqList.textContent = "";
         if (!research) return;
         D.nodes.filter(function (n) { return !p || n.path === p; }).forEach(function (n) {
-          eqList.append(el("dt", { "data-path": n.path }, n.label, el("span", { class: "f08-shape k3-num", text: " " + n.shape })),
+          eqList.append(el("dt", { "data-path": n.path }, n.label, shape(n.shape, " ")),
             W.html(el("dd", { class: "f08-eq" }), n.eq_html));
         });
       }

@@ -15,10 +15,16 @@
     var el = target && target.closest ? target.closest("[data-sym]") : null;
     return el ? el.getAttribute("data-sym") : null;
   }
-  // The latest of pointer and keyboard wins; moving onto something without a symbol (or the page
-  // scrolling under a resting mouse) falls back to what the other one lit instead of clearing it.
-  var hovered = null, focused = null;
-  document.addEventListener("pointerover", function (e) { hovered = symOf(e.target); K3.highlight(hovered || focused); });
+  // The latest of pointer and keyboard wins; moving onto something without a symbol falls back to
+  // what the other one lit instead of clearing it. The page scrolling under a resting mouse (a
+  // keyboard focus scrolls it too) puts a new element under the pointer without the pointer moving:
+  // that pointerover keeps a keyboard focus lit rather than taking over from it.
+  var hovered = null, focused = null, at = "";
+  document.addEventListener("pointerover", function (e) {
+    var moved = at !== (at = e.clientX + "," + e.clientY);
+    hovered = symOf(e.target);
+    K3.highlight(moved ? hovered || focused : focused || hovered);
+  });
   document.documentElement.addEventListener("pointerleave", function () { hovered = null; K3.highlight(focused); });
   document.addEventListener("focusin", function (e) { focused = symOf(e.target); K3.highlight(focused || hovered); });
   document.addEventListener("focusout", function () { focused = null; K3.highlight(hovered); });

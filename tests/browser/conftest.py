@@ -43,8 +43,9 @@ def site_url(site_url, site_dir):
 
 @pytest.fixture(scope="module")
 def module_page(browser, browser_context_args):
-    """One page per figure test module: loading the 650 KB article costs ~2 s, a hash change on an
-    open page ~0.05 s, so `open_figure` reuses this page and resets figures through the URL."""
+    """One page per test module that asks for it: a load costs ~0.5 s for a figure's test page and
+    ~1.5 s for the whole article, a hash change on an open page ~0.05 s, so `open_figure` and
+    `open_at_width` reuse this page and reset figures through the URL."""
     context = browser.new_context(**browser_context_args)
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -70,14 +71,25 @@ def page(request, module_page, browser, browser_context_args):
     page.evaluate("() => document.activeElement && document.activeElement.blur && document.activeElement.blur()")
 
 
-@pytest.fixture
-def watched(page, site_url):
-    """(page, watch) — asserts at teardown that nothing went wrong in the console or the network."""
+def _watching(page, site_url):
     page.set_default_timeout(15000)
     watch = Watch(page, site_url)
     yield page, watch
     watch.stop()
     assert watch.errors == [], f"console errors: {watch.errors}"
     assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
+
+
+@pytest.fixture
+def watched(page, site_url):
+    """(page, watch) — asserts at teardown that nothing went wrong in the console or the network."""
+    yield from _watching(page, site_url)
+
+
+@pytest.fixture
+def watched_shared(module_page, site_url):
+    """`watched` on the module's one page, for whole-page tests that only read the article (or put
+    back what they change): the page stays open, with its figures started, for the next test."""
+    yield from _watching(module_page, site_url)
 
 

@@ -11,6 +11,22 @@ from .support import ROOT, axe_violations, shipped_data, spec_heights
 pytestmark = pytest.mark.browser
 
 
+def article_started(page, site_url, width=1280):
+    """The whole article at viewport `width` with every figure started in its default view, on the
+    module's shared page: loaded once, its figures started again only after a width or a state
+    change (so they start at the width, as they would on a load)."""
+    url = site_url + "index.html"
+    if page.url.split("#")[0] != url:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(url)
+    elif page.viewport_size["width"] != width or page.url.split("#", 1)[1:] not in ([], [""]):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate("() => { location.hash = '#'; }")
+        page.evaluate("() => Promise.all([...document.querySelectorAll('figure[data-src]')].map(f => K3._.restart(f.id)))")
+    page.evaluate("K3.initAll()")
+    page.wait_for_function(ALL_READY_JS, timeout=60000)
+
+
 def test_page_loads_clean_with_all_sections_in_order(watched, site_url):
     page, watch = watched
     page.goto(site_url + "index.html")
@@ -111,11 +127,9 @@ GRAPHICS_JS = """() => [...document.querySelectorAll('figure[data-src] [role=img
 })"""
 
 
-def test_every_chart_has_labelled_axes_or_a_legend(watched, site_url):
-    page, _ = watched
-    page.goto(site_url + "index.html")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function(ALL_READY_JS, timeout=60000)
+def test_every_chart_has_labelled_axes_or_a_legend(watched_shared, site_url):
+    page, _ = watched_shared
+    article_started(page, site_url)
     graphics = page.evaluate(GRAPHICS_JS)
     assert [w for w, kind, _ in graphics if kind not in ("chart", "diagram", "legend")] == []
     assert [w for w, kind, ok in graphics if kind == "chart" and not ok] == []
@@ -136,16 +150,13 @@ SMALLEST_TEXT_PX = 9
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_drawings_scale_their_text_to_a_readable_size(watched, site_url, width):
+def test_drawings_scale_their_text_to_a_readable_size(watched_shared, site_url, width):
     """A drawing scaled to its column scales its text too: stretched on a desktop (FIG 12b's axis
     labels were 16 px beside 14.4 px captions) no figure's SVG text is drawn more than 5 % above
     the caption size; shrunk on a phone (FIG 13's map labels were 7.7 px, FIG 14's overview
     numbers 7.3 px) none is drawn below 9 px."""
-    page, _ = watched
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(site_url + "index.html")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function(ALL_READY_JS, timeout=60000)
+    page, _ = watched_shared
+    article_started(page, site_url, width)
     sizes, caption = page.evaluate(SVG_TEXT_JS)
     assert len(sizes) >= 15
     if width > 640:
@@ -173,12 +184,12 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
 
 
 @pytest.mark.parametrize("width", RESERVE_WIDTHS + PAGE_BREAK_COLUMNS)
-def test_every_figure_fits_its_reserved_height(watched, site_url, width):
+def test_every_figure_fits_its_reserved_height(watched_shared, site_url, width):
     """A figure that starts in view must not push the page: at every width band's narrowest
     column (and either side of the page's phone breakpoint), each figure's default view and the
     states its spec lists under reserve_for fit the height its spec reserves there."""
     band = max(w for w in RESERVE_WIDTHS if w <= width)
-    page, _ = watched
+    page, _ = watched_shared
     heights, reserve_for = spec_heights()
     for hash_ in state_hashes(reserve_for):
         open_at_width(page, site_url + "index.html" + hash_, width)
@@ -267,15 +278,12 @@ def test_copy_link_carries_the_figure_state(watched, site_url):
     assert copied.endswith("#fig-02&fig-02.row=3")
 
 
-def test_every_figure_symbol_is_a_known_symbol(watched, site_url, root):
+def test_every_figure_symbol_is_a_known_symbol(watched_shared, site_url, root):
     """Figures link to equations through data-sym; a misspelt name would silently link nothing."""
     import yaml
 
-    page, _ = watched
-    page.goto(site_url + "index.html")
-    page.evaluate("() => K3.initAll()")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
-                           timeout=60000)
+    page, _ = watched_shared
+    article_started(page, site_url)
     used = set(page.eval_on_selector_all("[data-sym]", "els => els.map(e => e.dataset.sym)"))
     known = set(yaml.safe_load((root / "content" / "symbols.yaml").read_text()))
     assert used - known == set()
@@ -297,18 +305,17 @@ CASED_MATH_JS = """re => { const math = new RegExp(re, 'u'), out = [];
   return out; }"""
 
 
-def test_no_symbol_is_case_transformed(page, site_url):
+def test_no_symbol_is_case_transformed(watched_shared, site_url):
     """An uppercase label style turns φ(K)ᵀV into Φ(K)ᵀV and c_t into C_T: with every figure
     started, no element whose own text holds maths may have a text-transform."""
-    page.goto(site_url + "index.html")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')]"
-                           ".every(f => f.dataset.ready === 'true' || f.dataset.status === 'error')", timeout=60000)
+    page, _ = watched_shared
+    article_started(page, site_url)
     assert page.evaluate(CASED_MATH_JS, MATH_TEXT) == []
     # the check can fail: an uppercase caption holding a symbol is reported
     page.evaluate("""() => { const p = document.createElement('p'); p.className = 'k3-caps'; p.textContent = 'state S = φ(K)ᵀV';
         document.querySelector('#fig-03 .fig-mount').appendChild(p); }""")
     assert page.evaluate(CASED_MATH_JS, MATH_TEXT) == ['fig-03: <p class="k3-caps"> uppercase "state S = φ(K)ᵀV"']
+    page.evaluate("K3._.restart('fig-03')")  # the shared page goes on without the planted caption
 
 
 # Two sentences run together ("Gated DeltaNet.The"): a word ending in . ! or ? with a capitalised
@@ -316,15 +323,14 @@ def test_no_symbol_is_case_transformed(page, site_url):
 RUN_TOGETHER = r"(?<![\w.])[A-Za-z]*[a-z]{2}[.!?][A-Z][a-z]+\b"
 
 
-def test_no_two_sentences_run_together(page, site_url):
-    page.goto(site_url + "index.html")
-    page.evaluate("K3.initAll()")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')]"
-                           ".every(f => f.dataset.ready === 'true' || f.dataset.status === 'error')", timeout=60000)
-    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+def test_no_two_sentences_run_together(watched_shared, site_url):
+    page, _ = watched_shared
+    article_started(page, site_url)
+    page.evaluate("() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; d.dataset.scan = ''; })")
     # innerText is the text as laid out: every section is laid out for the scan (each one skips
-    # layout until it nears the viewport, base.css)
-    page.add_style_tag(content="section.section { content-visibility: visible !important; }")
+    # layout until it nears the viewport, base.css); the shared page gets its layout back after
+    page.evaluate("""() => { const s = document.createElement('style'); s.id = 'lay-out-all';
+        s.textContent = 'section.section { content-visibility: visible !important; }'; document.head.append(s); }""")
     found = page.evaluate("""re => { const rx = new RegExp(re, 'g'), out = [];
         for (const root of document.querySelectorAll('.section')) {
           const text = root.innerText; let m;
@@ -335,3 +341,6 @@ def test_no_two_sentences_run_together(page, site_url):
     page.evaluate("() => { document.querySelector('#fig-03 .fig-mount').append('Gated DeltaNet.', document.createElement('span')); "
                   "document.querySelector('#fig-03 .fig-mount').lastChild.textContent = 'The end'; }")
     assert len(page.evaluate(f"re => [...document.querySelector('#fig-03').innerText.matchAll(new RegExp(re, 'g'))]", RUN_TOGETHER)) == 1
+    page.evaluate("""() => { document.getElementById('lay-out-all').remove();
+        document.querySelectorAll('details[data-scan]').forEach(d => { d.open = false; delete d.dataset.scan; });
+        return K3._.restart('fig-03'); }""")

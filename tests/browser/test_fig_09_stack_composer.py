@@ -47,8 +47,23 @@ def shown_sizes(fig):
     return fig.locator(".f09-sizes").get_attribute("data-sizes")
 
 
-def plot_value(page, expr):
-    return page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} .f09-plot'); return {expr}; }}")
+def bar_values(page):
+    return page.eval_on_selector_all(f"#{FIG} .f09-barv", "bs => bs.map(b => +b.dataset.value)")
+
+
+def y_range(page):
+    """The chart's log10 scale, bottom and top, as drawn."""
+    return page.eval_on_selector(f"#{FIG} .f09-plot", "p => [+p.dataset.lo, +p.dataset.hi]")
+
+
+def y_title(fig):
+    return fig.locator(".f09-ytitle").inner_text()
+
+
+def bar_top(page, i):
+    """Bar i's top on screen, px, once its height has settled (bars move with a short transition)."""
+    page.wait_for_function(f"() => !document.querySelector('#{FIG}').getAnimations({{subtree: true}}).length")
+    return page.eval_on_selector_all(f"#{FIG} .f09-barv", f"bs => bs.at({i}).getBoundingClientRect().top")
 
 
 def assert_consistent(page, fig, data):
@@ -58,12 +73,19 @@ def assert_consistent(page, fig, data):
     assert shown_total(fig) == int(per_layer.sum())
     mla_part = int(per_layer[[k == "mla" for k in layout]].sum())
     assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (mla_part, int(per_layer.sum()) - mla_part)
-    assert plot_value(page, "p.data[0].y") == per_layer.tolist()
+    assert bar_values(page) == per_layer.tolist()
     # one log axis per size set, spanning every context length's per-layer value: fixed while N moves
     every = [int(mla_decode_memory(n, c["d_c"], c["d_r"])) for n in data["contexts"]] + [int(kda_decode_memory(c["heads"], c["d_h"]))]
-    lo, hi = np.log10(min(every)), np.log10(max(every))
-    assert plot_value(page, "p.layout.yaxis.type") == "log"
-    assert plot_value(page, "p.layout.yaxis.range") == pytest.approx([np.floor(lo) - 0.05, hi + 0.15])
+    k_lo, k_hi = np.log10(min(every)), np.log10(max(every))
+    lo, hi = y_range(page)
+    assert [lo, hi] == pytest.approx([np.floor(k_lo) - 0.05, k_hi + 0.15])
+    # log scale: each bar's height is its value's place between the ends in log10, and the grid
+    # lines are the decades inside, labelled as powers of ten
+    heights = page.eval_on_selector_all(f"#{FIG} .f09-barv", "bs => bs.map(b => parseFloat(b.style.height))")
+    assert heights == pytest.approx([100 * (np.log10(y) - lo) / (hi - lo) for y in per_layer], abs=1e-3)
+    decades = [int(d) for d in range(int(np.ceil(lo)), int(np.floor(hi)) + 1)]
+    labels = fig.locator(".f09-ylabel").all_inner_texts()
+    assert labels == ["10" + "".join("⁰¹²³⁴⁵⁶⁷⁸⁹"[int(c)] for c in str(d)) for d in decades]
     # the share bar: each kind's part of the total, on the 0–100 % scale printed under it
     widths = [float(fig.locator(f".f09-bar-{k}").evaluate("e => parseFloat(e.style.width)")) for k in ("mla", "kda")]
     total = int(per_layer.sum())
@@ -88,7 +110,7 @@ def test_starts_in_the_3_to_1_pattern_with_toy_sizes_and_kernel_numbers(watched,
     assert line.locator(".badge-source").count() == 0
     assert f"{toy['heads']} head × {toy['d_h']}² = {toy['kda_per_layer']:,} elements per KDA layer" in line.inner_text()
     assert f"beyond {round(toy['crossover']):,} tokens" in line.inner_text()
-    assert "toy sizes" in plot_value(page, "p.layout.yaxis.title.text")
+    assert "toy sizes" in y_title(fig)
 
 
 def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, site_dir):
@@ -107,7 +129,7 @@ def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, 
     values = [int(shown_number(t)) for t in line.locator(".fact-value").all_inner_texts()]
     assert values == [k3["kda_per_layer"], k3["mla_per_token"], round(k3["crossover"], -1)] == [1572864, 576, 2730]
     assert line.locator(".badge-source").count() == 3
-    assert "K3's sizes" in plot_value(page, "p.layout.yaxis.title.text")
+    assert "K3's sizes" in y_title(fig)
     assert "93 layers" in fig.locator(".f09-note").inner_text()
     assert "K3's sizes" in fig.locator(".fig-live").inner_text()
     # the per-layer crossover lies between the slider's 2,048 and 4,096 stops
@@ -116,10 +138,10 @@ def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, 
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert shown_context(fig) == 2048
-    assert plot_value(page, "p.data[0].y[3]") < plot_value(page, "p.data[0].y[0]")  # layer 4 (MLA) below layer 1 (KDA)
+    assert bar_values(page)[3] < bar_values(page)[0]  # layer 4 (MLA) below layer 1 (KDA)
     page.keyboard.press("ArrowRight")
     assert shown_context(fig) == 4096
-    assert plot_value(page, "p.data[0].y[3]") > plot_value(page, "p.data[0].y[0]")
+    assert bar_values(page)[3] > bar_values(page)[0]
     assert_consistent(page, fig, data)
     # back to a toy preset: toy sizes again, with the current layer count
     fig.locator("[data-preset='3:1']").click()
@@ -195,7 +217,7 @@ def test_context_slider_and_layer_count(watched, site_url, data):
     assert_consistent(page, fig, data)  # at N = 16 a toy KDA state outweighs a toy MLA cache
     toy = sizes_of(data, "toy")
     assert mla_decode_memory(16, toy["d_c"]) < kda_decode_memory(toy["heads"], toy["d_h"])
-    assert plot_value(page, "p.data[0].y[3]") < plot_value(page, "p.data[0].y[0]")
+    assert bar_values(page)[3] < bar_values(page)[0]
     fig.locator(".k3-stepper [aria-label='Next step']").click()  # 13 layers: the new one follows 3:1
     assert shown_layout(fig) == hybrid_layout(13, final_full=False)
     fig.locator(".k3-stepper").focus()
@@ -287,18 +309,43 @@ def test_y_scale_stays_fixed_while_n_is_dragged(watched, site_url, data):
     slider = fig.locator(".k3-slider input")
     slider.focus()
     page.keyboard.press("Home")
-    first = plot_value(page, "p.layout.yaxis.range")
+    first = y_range(page)
     ranges, mla, kda = [], [], []
     for _ in range(len(data["contexts"]) - 1):
         page.keyboard.press("ArrowRight")
-        ranges.append(plot_value(page, "p.layout.yaxis.range"))
-        ys, kinds = plot_value(page, "p.data[0].y"), shown_layout(fig)
+        ranges.append(y_range(page))
+        ys, kinds = bar_values(page), shown_layout(fig)
         mla.append(ys[kinds.index("mla")])
         kda.append(ys[kinds.index("kda")])
     assert all(r == first for r in ranges)
     assert mla == sorted(mla) and mla[-1] > mla[0] and len(set(kda)) == 1
     # the bar tops move on screen, in pixels, not just in the data
-    px = plot_value(page, "p._fullLayout.yaxis.l2p(Math.log10(p.data[0].y[p.data[0].y.length - 1]))")
+    px = bar_top(page, -1)
     page.keyboard.press("Home")
-    px0 = plot_value(page, "p._fullLayout.yaxis.l2p(Math.log10(p.data[0].y[p.data[0].y.length - 1]))")
+    px0 = bar_top(page, -1)
     assert abs(px - px0) > 20
+
+
+def test_bars_show_their_value_on_hover_and_toggle_on_click(watched, site_url, data):
+    """A bar, or its layer in the stack, outlines the bar and names its kernel value; clicking a
+    bar toggles its layer, as clicking the layer does."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    layout, N, c = shown_layout(fig), shown_context(fig), sizes_of(data, shown_sizes(fig))
+    per_layer = kernel_per_layer(c, layout, N)
+    tip = fig.locator(".f09-tip")
+    assert tip.is_hidden()
+    for how in ("bar", "layer"):
+        target = fig.locator(".f09-col").nth(3) if how == "bar" else fig.locator(".f09-layer[data-layer='4']")
+        target.hover()
+        assert tip.inner_text() == f"layer 4: {layout[3].upper()}, {int(per_layer[3]):,} elements"
+        assert fig.locator(".f09-barv.is-marked").count() == 1
+        assert fig.locator(".f09-col").nth(3).locator(".is-marked").count() == 1
+        page.mouse.move(0, 0)
+        fig.locator(".f09-layer[data-layer='1']").hover() if how == "bar" else None
+    before = shown_total(fig)
+    fig.locator(".f09-col").nth(0).click()
+    assert shown_layout(fig)[0] != layout[0]
+    toggled = kernel_per_layer(c, shown_layout(fig), N)
+    assert shown_total(fig) == int(toggled.sum()) != before
+    assert bar_values(page)[0] == toggled[0]

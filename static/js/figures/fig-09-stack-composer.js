@@ -1,6 +1,6 @@
 /* FIG 09 · Layer stack composer: a stack of KDA/MLA layers drawn in macrocycles of four; click,
  * tap or Enter/Space toggles a layer; presets, a layer-count stepper and a context slider. A
- * Plotly bar chart (K3W.f09LayerChart) shows decode memory per layer; the total is the sum of the per-layer values
+ * bar chart (K3W.f09LayerChart) shows decode memory per layer; the total is the sum of the per-layer values
  * the build computed (mla_decode_memory per context, kda_decode_memory). Two sets of sizes are
  * shipped: "toy" (ILLUSTRATIVE) for the all-MLA, all-KDA and 3:1 presets, "k3" (SOURCE, from the
  * facts) for the K3 preset; the presets switch between them and a line names the set in use.
@@ -25,7 +25,7 @@
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
       var noteK3 = null, preset = null;
-      var chart = W.f09LayerChart({ mount: mount, names: NAMES, sizes: SIZES }), plot = chart.plot;
+      var chart = W.f09LayerChart({ names: NAMES, sizes: SIZES, onPick: function (i) { toggle(i, "click"); } });
 
       /* ---- values: every number is a shipped kernel value or a sum of them ---- */
       function sizesOf(s) { return s.c || (s.layout === letters(data.k3_layout) ? "k3" : "toy"); }
@@ -111,7 +111,7 @@
               { text: "MLA: latent per token", swatch: "box", cls: "f09-sw-mla", sym: "mla-latent" }]),
             grid.node),
           el("div", { class: "f09-right" },
-            plot,
+            chart.plot,
             el("div", { class: "f09-total" },
               el("p", { class: "f09-total-line" }, el("span", { class: "k3-label", text: "Total decode memory" }), " ", totalNum, " elements"),
               /* the total's make-up: each kind's share of it, on a fixed 0–100 % scale */
@@ -174,6 +174,7 @@
       function paint(v) {
         paintStack(v);
         paintTotals(v);
+        chart.draw(v);
       }
       function say(what, v) {
         return what + ": " + v.count("mla") + " MLA × " + W.int(v.perLayer("mla")) + " + " + v.count("kda") + " KDA × " +
@@ -181,36 +182,22 @@
           " elements at N = " + W.int(v.N) + ".";
       }
 
-      /* the chart is drawn once before the figure counts as ready, in the state it starts in */
-      var first = read(ctx.get());
-      paint(first);
-      return ctx.plotly().then(function (P) {
-        return chart.draw(P, first, true).then(function () { return P; });
-      }).then(function (P) {
-        plot.on("plotly_click", function (ev) { toggle(ev.points[0].pointIndex, "click"); });
-        plot.on("plotly_hover", function (ev) { chart.mark(ev.points[0].pointIndex); });
-        plot.on("plotly_unhover", function () { chart.mark(-1); });
-        return {
-          render: function (s, prev) {
-            var v = read(s);
-            paint(v);
-            if (prev) chart.draw(P, v, false);
-          },
-          describe: function (prev, s) {
-            var v = read(s), was = read(prev);
-            if (preset) return say("Preset " + preset + ", " + SIZES[v.cset], v);
-            if (s.layout.length !== prev.layout.length) return say(v.layout.length + " layers", v);
-            var changed = v.layout.map(function (k, i) { return k !== was.layout[i] ? i : -1; }).filter(function (i) { return i >= 0; });
-            if (changed.length === 1 && v.cset === was.cset) {
-              var i = changed[0], d = v.total - was.total;
-              return "Layer " + (i + 1) + " is now " + NAMES[v.layout[i]] + ": total " + (d >= 0 ? "+" : "−") + W.int(Math.abs(d)) +
-                " to " + W.int(v.total) + " elements at N = " + W.int(v.N) + " (" + v.count("mla") + " MLA, " + v.count("kda") + " KDA).";
-            }
-            if (s.n !== prev.n) return say("Context " + W.int(v.N) + " tokens", v);
-            return say(v.layout.length + " layers, " + SIZES[v.cset], v);
-          },
-        };
-      });
+      return {
+        render: function (s) { paint(read(s)); },
+        describe: function (prev, s) {
+          var v = read(s), was = read(prev);
+          if (preset) return say("Preset " + preset + ", " + SIZES[v.cset], v);
+          if (s.layout.length !== prev.layout.length) return say(v.layout.length + " layers", v);
+          var changed = v.layout.map(function (k, i) { return k !== was.layout[i] ? i : -1; }).filter(function (i) { return i >= 0; });
+          if (changed.length === 1 && v.cset === was.cset) {
+            var i = changed[0], d = v.total - was.total;
+            return "Layer " + (i + 1) + " is now " + NAMES[v.layout[i]] + ": total " + (d >= 0 ? "+" : "−") + W.int(Math.abs(d)) +
+              " to " + W.int(v.total) + " elements at N = " + W.int(v.N) + " (" + v.count("mla") + " MLA, " + v.count("kda") + " KDA).";
+          }
+          if (s.n !== prev.n) return say("Context " + W.int(v.N) + " tokens", v);
+          return say(v.layout.length + " layers, " + SIZES[v.cset], v);
+        },
+      };
     },
   });
 })();

@@ -3,54 +3,114 @@
  * MLA bars against the flat KDA ones; a linear axis refit to each N hid that). It lives here, not
  * in the figure file, only to keep each file small; nothing else uses it.
  *
- * K3W.f09LayerChart({mount, names, sizes}) → {plot, draw(Plotly, v, first) → promise, mark(i)}
- *   v: the figure's view (layout, perLayer(kind), N, cset, C); mark(i) outlines bar i (-1: none).
+ * Drawn in HTML, not Plotly: an input changes a few bar heights, which a style write repaints
+ * within a frame, where a Plotly redraw of the whole chart took ~80–100 ms per input.
+ *
+ * K3W.f09LayerChart({names, sizes, onPick(i)}) → {plot, draw(v), mark(i)}
+ *   v: the figure's view (layout, perLayer(kind), N, cset, C); mark(i) outlines bar i and shows
+ *   its value (-1: none); onPick(i): a bar was clicked.
+ * Each bar carries its value (data-value); the scale's ends in log10 are on the plot (data-lo,
+ * data-hi), so tests read what is drawn.
  */
 (function () {
   "use strict";
   var W = window.K3W, el = W.el;
   W.f09LayerChart = function (opts) {
-    var plot = el("div", { class: "f09-plot", role: "img", "data-graphic": "chart" });
-    var css = W.css(opts.mount), names = opts.names, sizes = opts.sizes;
-    var Plotly = null, shown = null, marked = -1;
+    var names = opts.names, sizes = opts.sizes;
+    var yTitle = el("p", { class: "f09-ytitle k3-axis-title" });
+    var grid = el("div", { class: "f09-gridlines", "aria-hidden": "true" });
+    var bars = el("div", { class: "f09-bars" });
+    var ticks = el("div", { class: "f09-xticks", "aria-hidden": "true" });
+    var tip = el("p", { class: "f09-tip", "aria-hidden": "true", hidden: "" });
+    var plot = el("div", { class: "f09-plot", role: "img", "data-graphic": "chart" },
+      yTitle, el("div", { class: "f09-area" }, grid, bars, tip), ticks,
+      el("p", { class: "f09-xtitle k3-axis-title", text: "layer" }));
+    var shown = null, marked = -1, scaleOf = null, ticksFor = 0;
 
-    function widths(v) { return v.layout.map(function (k, j) { return j === marked ? 2.5 : 0; }); }
-    function traces(v) {
-      var col = { mla: css("--blue"), kda: css("--violet") };
-      return [{
-        type: "bar", x: v.layout.map(function (k, i) { return i + 1; }), y: v.layout.map(v.perLayer),
-        marker: { color: v.layout.map(function (k) { return col[k]; }), line: { color: css("--ink"), width: widths(v) } },
-        customdata: v.layout.map(function (k) { return names[k]; }),
-        hovertemplate: "layer %{x}: %{customdata}<br>%{y:,} elements<extra></extra>",
-      }];
-    }
-    function layout(v) {
-      var C = v.C, vals = C.mla_per_layer.concat([C.kda_per_layer]);
+    /* one log10 range per size set, spanning every context's per-layer value */
+    function scale(C) {
+      var vals = C.mla_per_layer.concat([C.kda_per_layer]);
       var lo = Math.log10(Math.min.apply(null, vals)), hi = Math.log10(Math.max.apply(null, vals));
-      return W.chartLayout(opts.mount, {
-        margin: { l: 70, r: 8, t: 8, b: 36 }, height: plot.clientHeight || 250, bargap: 0.15,
-        xaxis: { title: { text: "layer" }, fixedrange: true, range: [0.5, v.layout.length + 0.5], showgrid: false,
-          tickmode: v.layout.length > 24 ? "auto" : "linear", dtick: 1 },
-        yaxis: { title: { text: "elements per layer (log), " + sizes[v.cset] }, type: "log", fixedrange: true,
-          range: [Math.floor(lo) - 0.05, hi + 0.15], gridcolor: css("--rule"), tickformat: "~s", dtick: 1, zeroline: false },
-        showlegend: false,
+      return { lo: Math.floor(lo) - 0.05, hi: hi + 0.15 };
+    }
+    function pct(y, s) { return 100 * (Math.log10(y) - s.lo) / (s.hi - s.lo); }
+
+    function paintScale(v) {
+      if (scaleOf === v.cset) return;
+      scaleOf = v.cset;
+      var s = scale(v.C);
+      plot.dataset.lo = s.lo;
+      plot.dataset.hi = s.hi;
+      yTitle.textContent = "elements per layer (log scale), " + sizes[v.cset];
+      grid.textContent = "";
+      for (var d = Math.ceil(s.lo); d <= s.hi; d++) {
+        grid.appendChild(el("span", { class: "f09-gridline", style: "bottom: " + pct(Math.pow(10, d), s) + "%" },
+          el("span", { class: "f09-ylabel", text: "10" + W.sup(d) })));
+      }
+    }
+    function paintTicks(n) {
+      if (ticksFor === n) return;
+      ticksFor = n;
+      var step = n <= 16 ? 1 : n <= 32 ? 4 : 10;
+      ticks.textContent = "";
+      for (var i = 1; i <= n; i++) {
+        if (i === 1 || i % step === 0) ticks.appendChild(el("span", { style: "left: " + (100 * (i - 0.5) / n) + "%", text: String(i) }));
+      }
+    }
+    function paintBars(v) {
+      var s = scale(v.C);
+      while (bars.children.length > v.layout.length) bars.lastChild.remove();
+      while (bars.children.length < v.layout.length) {
+        bars.appendChild(el("span", { class: "f09-col", "data-i": bars.children.length }, el("span", { class: "f09-barv" })));
+      }
+      v.layout.forEach(function (k, i) {
+        var bar = bars.children[i].firstChild, y = v.perLayer(k);
+        bar.className = "f09-barv is-" + k + (i === marked ? " is-marked" : "");
+        bar.dataset.value = y;
+        bar.style.height = pct(y, s) + "%";
       });
     }
-    return {
+    function paintTip() {
+      var v = shown, i = marked;
+      if (!v || i < 0 || i >= v.layout.length) { tip.hidden = true; return; }
+      var k = v.layout[i];
+      tip.textContent = "layer " + (i + 1) + ": " + names[k] + ", " + W.int(v.perLayer(k)) + " elements";
+      tip.hidden = false;
+      tip.classList.toggle("is-left", (i + 0.5) / v.layout.length > 0.5);  // keep it inside the plot
+      tip.style.left = (100 * (i + 0.5) / v.layout.length) + "%";
+    }
+
+    bars.addEventListener("click", function (e) {
+      var col = e.target.closest(".f09-col");
+      if (col && opts.onPick) opts.onPick(+col.dataset.i);
+    });
+    bars.addEventListener("pointerover", function (e) {
+      var col = e.target.closest(".f09-col");
+      if (col) api.mark(+col.dataset.i);
+    });
+    bars.addEventListener("pointerleave", function () { api.mark(-1); });
+
+    var api = {
       plot: plot,
-      draw: function (P, v, first) {
-        Plotly = P;
+      draw: function (v) {
         shown = v;
         plot.setAttribute("aria-label", "Bar chart of decode memory per layer at N = " + W.int(v.N) +
           " tokens with " + sizes[v.cset] + ": each MLA layer " + W.int(v.perLayer("mla")) + " elements, each KDA layer " +
           W.int(v.perLayer("kda")) + ".");
-        return Plotly[first ? "newPlot" : "react"](plot, traces(v), layout(v), { displayModeBar: false, responsive: true });
+        paintScale(v);
+        paintTicks(v.layout.length);
+        paintBars(v);
+        paintTip();
       },
       mark: function (i) {
         if (marked === i) return;
+        var old = bars.children[marked];
+        if (old) old.firstChild.classList.remove("is-marked");
         marked = i;
-        if (shown) Plotly.restyle(plot, { "marker.line.width": [widths(shown)] });
+        if (bars.children[i]) bars.children[i].firstChild.classList.add("is-marked");
+        paintTip();
       },
     };
+    return api;
   };
 })();

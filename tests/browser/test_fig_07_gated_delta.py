@@ -198,3 +198,23 @@ def test_survival_plot_follows_the_slider(watched, site_url, data, alpha):
     assert len(ys) == T and all(b >= a - 1e-6 for a, b in zip(ys, ys[1:]))  # SVG y grows downwards: never rises
     if alpha == 1.0:
         assert fig.locator(".f07-l-gated").get_attribute("d") == fig.locator(".f07-l-plain").get_attribute("d")
+
+
+BOX_JS = "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+
+
+def test_layout_uses_the_width_and_fits_a_phone_screen(watched, site_url):
+    """On a desktop the plot's legend and reading sit beside the chart (they left ~350 px of the row
+    blank under it); on a phone the two grids sit side by side with their bottoms level, and the α
+    slider and the whole plot fit one screen, so dragging shows what it changes."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    svg, side = fig.locator(".f07-svg").evaluate(BOX_JS), fig.locator(".f07-plot-side").evaluate(BOX_JS)
+    assert side["left"] >= svg["right"] and side["top"] < svg["bottom"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    left, right = [fig.locator(".k3-state").nth(i).evaluate(BOX_JS) for i in (0, 1)]
+    assert right["left"] >= left["right"] and abs(right["bottom"] - left["bottom"]) < 1
+    slider, plot = fig.locator(".k3-slider input").evaluate(BOX_JS), fig.locator(".f07-svg").evaluate(BOX_JS)
+    assert plot["bottom"] - slider["top"] <= 844

@@ -57,9 +57,10 @@
         axes, gPlain, gDecay, gGated, cursor, dot);
       var plot = el("figure", { class: "f07-plot" },
         el("figcaption", { class: "f07-title", text: "How much of token 1's write is left" }), svg,
-        W.legend([{ text: "gated, slider α", swatch: "line", cls: "f07-s-gated" },
-          { text: "αⁿ, decay alone", swatch: "line", dash: true, cls: "f07-s-decay" },
-          { text: "DeltaNet, overwrites alone", swatch: "line", cls: "f07-s-plain" }]), plotText);
+        el("div", { class: "f07-plot-side" },  // beside the plot where there is room, under it on a phone
+          W.legend([{ text: "gated, slider α", swatch: "line", cls: "f07-s-gated" },
+            { text: "αⁿ, decay alone", swatch: "line", dash: true, cls: "f07-s-decay" },
+            { text: "DeltaNet, overwrites alone", swatch: "line", cls: "f07-s-plain" }]), plotText));
 
       var root = el("div", { class: "f07" });
       root.appendChild(el("div", { class: "f07-controls" }, stepper.node, slider.node));

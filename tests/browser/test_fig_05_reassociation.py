@@ -245,3 +245,41 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),
         "the numbers opened": lambda p: fig.locator(".f05-numbers summary").click(),
     })
+
+
+# Each coloured cell's background as [r, g, b] in 0..1 (computed colours come as rgb() or, from
+# color-mix, as color(srgb …)), with the page's paper and its two heat colours.
+CELL_COLOURS_JS = """() => {
+  const rgb = s => { const n = s.match(/[\\d.]+/g).slice(0, 3).map(Number); return s.startsWith('rgb') ? n.map(v => v / 255) : n; };
+  const probe = c => { const e = document.createElement('span'); e.style.color = c; document.body.append(e);
+                       const v = rgb(getComputedStyle(e).color); e.remove(); return v; };
+  const cells = [...document.querySelectorAll('#fig-05 .f05-dd .f05-cell, #fig-05 .f05-nn .f05-cell:not(.is-masked), #fig-05 .f05-out td')];
+  return {paper: probe('var(--paper-2)'), page: probe('var(--paper)'), pos: probe('var(--heat-pos)'), neg: probe('var(--heat-neg)'),
+          cells: cells.map(c => rgb(getComputedStyle(c).backgroundColor))};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_one_colour_scale_and_a_table_with_room(watched, site_url, scheme):
+    """Matrix, state and outputs share the page's diverging scale (FIG 05 had a third palette of its
+    own: brown, violet and blue); the growth table spans the figure instead of the chart's column;
+    "max |Δ| = …" never breaks inside the bars."""
+    page, _ = watched
+    page.emulate_media(color_scheme=scheme)
+    fig = open_figure(page, site_url, FIG, "#fig-05.order=state")
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    c = page.evaluate(CELL_COLOURS_JS)
+    paper, ends = np.array(c["paper"]), [np.array(c["pos"]) - np.array(c["paper"]), np.array(c["neg"]) - np.array(c["paper"])]
+    off_scale = []
+    for bg in c["cells"]:
+        step = np.array(bg) - paper
+        if min(np.linalg.norm(step), np.linalg.norm(np.array(bg) - c["page"])) < 0.02:
+            continue  # a near-zero value: paper (the |Δ| strip lies on the page's own paper)
+        if not any(np.linalg.norm(step - e * (step @ e) / (e @ e)) < 0.03 for e in ends):
+            off_scale.append(bg)
+    assert len(c["cells"]) > 40 and off_scale == []
+    fig.locator(".f05-numbers summary").click()
+    table, body = fig.locator(".f05-numbers").bounding_box(), fig.locator(".f05-body").bounding_box()
+    assert table["width"] == pytest.approx(body["width"], abs=1)
+    assert fig.locator(".f05-nowrap").evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
+    assert fig.locator(".f05-nowrap").inner_text().startswith("max |Δ| = ")

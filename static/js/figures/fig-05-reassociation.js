@@ -27,7 +27,7 @@
         onChange: function (t, how) { ctx.set({ row: t }, how); },
       });
 
-      /* ---- the middle object: the N×N matrix folds into the d×d state in its top-left corner ---- */
+      /* ---- what is held between the two products: the N×N matrix folds into the d×d state in its top-left corner ---- */
       function grid(rows, cols, cls) {
         var node = el("div", { class: "f05-grid " + cls, style: "--cols:" + cols, role: "img", "data-graphic": "diagram" });
         var cells = W.range(rows * cols, function () { return node.appendChild(el("span", { class: "f05-cell" })); });
@@ -54,7 +54,7 @@
         td.style.setProperty("--w", Math.min(1, Math.abs(x) / data.out_scale));
       }
 
-      /* ---- memory held by the middle object as N grows, log–log ---- */
+      /* ---- memory held between the two products as N grows, log–log ---- */
       var VW = 340, VH = 210, L = 46, R = 78, T = 12, B = 40;
       var lx = function (n) { return L + (Math.log10(n) - Math.log10(g.n[0])) / (Math.log10(g.n[g.n.length - 1]) - Math.log10(g.n[0])) * (VW - L - R); };
       var top = g.y_ticks[g.y_ticks.length - 1];
@@ -98,7 +98,8 @@
         el("div", { class: "f05-body" },
           el("div", { class: "f05-left" }, formula, middle, middleCaption, costs),
           el("div", { class: "f05-right" }, el("div", { class: "k3-scroll" }, out.node), diff),
-          el("div", { class: "f05-grow" }, el("p", { class: "f05-head", text: "Memory for the middle object as N grows" }), chart, numbers))));
+          el("div", { class: "f05-grow" }, el("p", { class: "f05-head", text: "Entries held between the two products" }), chart),
+          numbers)));  // the table spans the figure: its five columns were squeezed under the chart
 
       /* ---- painting ---- */
       var scoreMax = Math.max.apply(null, data.scores.map(function (r) { return Math.max.apply(null, r); }));
@@ -143,7 +144,8 @@
         out.update((linear ? data.out_recurrent : data.out_parallel).map(function (r, i) { return r.concat([W.sci(data.row_diff[i])]); }),
           { changed: function (i) { return i === row; }, style: heat });
         diff.textContent = "";
-        diff.append("Largest difference between the two orders, max |Δ| = ", el("span", { class: "k3-num f05-maxdiff", text: W.sci(data.max_diff, { power: true }) }),
+        diff.append("Largest difference between the two orders, ", el("span", { class: "f05-nowrap" }, "max |Δ| = ",
+          el("span", { class: "k3-num f05-maxdiff", text: W.sci(data.max_diff, { power: true }) })),
           ". The |Δ| strip uses the outputs' colour scale (up to " + W.fmt(data.out_scale, 1) +
           "), so it stays blank: the regrouping is exact, and only floating-point rounding differs.");
       }

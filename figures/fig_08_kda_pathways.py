@@ -140,6 +140,8 @@ def _demo(p: dict, chunk: int) -> dict:
         "diff_channels": float(np.max(np.abs(S_kda - S_gdn))),
         "diff_equal": float(np.max(np.abs(S_kda_equal - S_gdn))),
         "diff_chunked": float(np.max(np.abs(S_kda_chunked - S_kda))),
+        # one colour scale for the demo's grids: a colour means the same value in each
+        "heat_scale": float(max(np.max(np.abs(S)) for S in (S_gdn, S_kda, S_kda_equal))),
     }
 
 

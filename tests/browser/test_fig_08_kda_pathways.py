@@ -422,3 +422,26 @@ def test_research_equations_never_break_inside_a_piece(watched, site_url, data, 
                                      "els => els.map(e => ({text: e.textContent, lines: e.getClientRects().length}))")
     assert len(dims) >= len(data["diagram"]["nodes"])
     assert [d["text"] for d in dims if d["lines"] != 1] == []
+
+
+def test_demo_states_are_heatmaps_on_one_scale_whose_rows_show_the_gates(watched, site_url, data):
+    """The two states are coloured on one scale (the largest |S| of the demo) and sit level however
+    their captions wrap; the sentence beside them, per-channel decay "keeps some rows and fades
+    others", holds in the kernel's numbers: the channel with the largest α keeps a stronger row
+    than under the one shared α, the channel with the smallest a paler one."""
+    page, _ = watched
+    d = data["demo"]
+    S_gdn, S_kda = np.array(d["S_gdn"]), np.array(d["S_kda"])
+    assert d["heat_scale"] == max(np.abs(S).max() for S in (S_gdn, S_kda, np.array(d["S_kda_equal"])))
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        fig = open_figure(page, site_url, FIG)
+        assert fig.locator(".f08-mats table.k3-heat").count() == 2
+        ends = fig.locator(".f08-mats .k3-heat-legend .k3-num").all_inner_texts()
+        assert [shown_number(t) for t in ends] == pytest.approx([-d["heat_scale"], d["heat_scale"]], abs=0.05)
+        gdn, kda_ = (fig.locator(f".{c} tbody").bounding_box() for c in ("f08-s-gdn", "f08-s-kda"))
+        assert abs(gdn["y"] - kda_["y"]) < 1 and abs(gdn["x"] - kda_["x"]) > gdn["width"]  # level, side by side
+    assert "keeps some rows and fades others" in fig.locator(".f08-diff").inner_text()
+    keep, fade = int(np.argmax(d["alpha_channels"])), int(np.argmin(d["alpha_channels"]))
+    row = lambda S, i: np.abs(S[i]).max()
+    assert row(S_kda, keep) > row(S_gdn, keep) and row(S_kda, fade) < row(S_gdn, fade)

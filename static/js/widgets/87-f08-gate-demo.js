@@ -12,29 +12,34 @@
     var demo = data.demo;
     var cols = W.range(demo.d_v, function (j) { return "v" + (j + 1); });
     var rows = W.range(demo.d_k, function (i) { return "k" + (i + 1); });
-    var mGdn = W.matrix({ caption: "S, Gated DeltaNet (one α)", rows: rows, cols: cols, digits: 3, sym: "kda-state" });
-    var mKda = W.matrix({ caption: "S, KDA (α per channel)", rows: rows, cols: cols, digits: 3, sym: "kda-state" });
+    // heatmaps on one scale: the rows a channel's gate keeps stay strong, the ones it fades pale
+    var heat = { scale: demo.heat_scale };
+    var mGdn = W.matrix({ caption: "S, Gated DeltaNet (one α)", rows: rows, cols: cols, digits: 3, sym: "kda-state", heat: heat });
+    var mKda = W.matrix({ caption: "S, KDA (α per channel)", rows: rows, cols: cols, digits: 3, sym: "kda-state", heat: heat });
     mGdn.node.classList.add("f08-s-gdn");
     mKda.node.classList.add("f08-s-kda");
     var gates = el("div", { class: "f08-gates", "data-sym": "kda-alpha" });
     var equalSwitch = el("button", { type: "button", class: "k3-btn f08-equal", role: "switch", "aria-checked": "false",
       text: "Equal channel gates", on: { click: function () { ctx.set({ equal: !ctx.get().equal }, "click"); } } });
     var diffLine = el("p", { class: "f08-diff" });
+    var scaleRow = el("div", { class: "f08-mats-head" }, W.heat.legend(demo.heat_scale));
     var node = el("div", { class: "f08-demo", role: "group", "aria-label": "Live demo" },
       el("div", { class: "f08-demo-side" },
         el("p", { class: "k3-label", text: "Live demo: the same " + demo.n_tokens + " tokens, two gates" }),
         el("p", { class: "f08-demo-note" }, "Unit keys and queries, ", el("span", { "data-sym": "kda-beta", text: "β = " + W.fmt(demo.beta, 2) }),
           ", " + demo.n_tokens / demo.chunk + " chunks of C = " + demo.chunk + " (production: " + data.production_chunk + ")."),
         gates, equalSwitch),
-      el("div", { class: "f08-mats" }, el("div", { class: "k3-scroll" }, mGdn.node), el("div", { class: "k3-scroll" }, mKda.node)),
+      el("div", { class: "f08-mats" }, scaleRow, el("div", { class: "k3-scroll" }, mGdn.node), el("div", { class: "k3-scroll" }, mKda.node)),
       diffLine);
+
+    scaleRow.appendChild(W.heat.toggle(node));
 
     function paint(equal) {
       var S = equal ? demo.S_kda_equal : demo.S_kda;
       var diff = equal ? demo.diff_equal : demo.diff_channels;
       var alphas = equal ? demo.alpha_channels.map(function () { return demo.alpha_scalar; }) : demo.alpha_channels;
       mGdn.update(demo.S_gdn);
-      mKda.update(S, { changed: function (i, j) { return Math.abs(S[i][j] - demo.S_gdn[i][j]) >= 0.0005; } });
+      mKda.update(S);
       mKda.node.querySelector("caption").textContent = equal ? "S, KDA (every channel α = " + W.fmt(demo.alpha_scalar, 2) + ")" : "S, KDA (α per channel)";
       equalSwitch.setAttribute("aria-checked", equal ? "true" : "false");
       gates.textContent = "";

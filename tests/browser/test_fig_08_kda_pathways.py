@@ -445,3 +445,21 @@ def test_demo_states_are_heatmaps_on_one_scale_whose_rows_show_the_gates(watched
     keep, fade = int(np.argmax(d["alpha_channels"])), int(np.argmin(d["alpha_channels"]))
     row = lambda S, i: np.abs(S[i]).max()
     assert row(S_kda, keep) > row(S_gdn, keep) and row(S_kda, fade) < row(S_gdn, fade)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_stepping_never_moves_the_controls_or_the_figure(watched, site_url, width):
+    """Each pathway's name is a different length (on a phone the longest wraps): stepping through
+    them keeps the ▶ button where it is and the figure's height the same."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    seen = set()
+    for _ in range(fig.locator(".f08-stepper").evaluate("s => 1") + 5):
+        nxt = fig.locator(".f08-stepper button[aria-label='Next step']")
+        box = nxt.bounding_box()
+        seen.add((round(box["x"]), round(box["y"] - fig.bounding_box()["y"]), round(fig.bounding_box()["height"])))
+        if nxt.is_disabled():
+            break
+        nxt.click()
+    assert len(seen) == 1, seen

@@ -36,12 +36,14 @@
       function countOf(p) { return nodesOf(p).length + " nodes and " + edgesOf(p).length + " edges"; }
 
       /* ---------- toolbar: stepper over pathways, chips, zoom, research ---------- */
+      function stepLabel(i) { return i ? i + " / " + P.length + " · " + P[i - 1].label : "All pathways"; }
       var stepper = W.stepper({
-        label: "Step through the pathways", count: P.length + 1, value: ctx.get().step,
-        format: function (i) { return i ? i + " / " + P.length + " · " + P[i - 1].label : "All pathways"; },
+        label: "Step through the pathways", count: P.length + 1, value: ctx.get().step, format: stepLabel,
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
       stepper.node.classList.add("f08-stepper");
+      // the readout is as wide as its longest label (monospace), so ▶ stays put while stepping
+      stepper.node.style.setProperty("--widest", Math.max.apply(null, W.range(P.length + 1, function (i) { return stepLabel(i).length; })) + "ch");
       var player = W.player({ ctx: ctx, label: "Play through the pathways", last: P.length,
         at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
       stepper.node.appendChild(player.node);
@@ -103,10 +105,9 @@
       var cam = camera.buttons;
 
       /* ---------- what the current step says, on the page (the live region says it too) ---------- */
-      var storyHead = el("p", { class: "f08-story-head" });
-      var storyText = el("p", { class: "f08-story-text" });
+      var words = W.f08Story(P, nodesOf);
       var eqList = el("dl", { class: "f08-eqs" });
-      var story = el("div", { class: "f08-story" }, storyHead, storyText, eqList);
+      var story = el("div", { class: "f08-story" }, words.node, eqList);
       var demo = W.kdaGateDemo(data, ctx);
 
       var root = el("div", { class: "f08" },
@@ -175,17 +176,7 @@
           edges[i].classList.toggle("is-lit", !!p && e.path === p);
           edges[i].classList.toggle("is-dim", !!p && e.path !== p);
         });
-        storyHead.textContent = "";
-        storyText.textContent = "";
-        if (p) {
-          storyHead.append(el("span", { class: "f08-swatch", "data-path": p, "aria-hidden": "true" }),
-            "Pathway " + step + " of " + P.length + ": " + P[step - 1].label);
-          storyText.append(el("span", { class: "f08-story-nodes", text: nodesOf(p).map(function (n) { return n.label; }).join(" · ") + ". " }),
-            P[step - 1].story);
-        } else {
-          storyHead.textContent = "All " + P.length + " pathways";
-          storyText.textContent = "Step through them one at a time with ▶ or Play; each lights its boxes and the wires it sends and receives.";
-        }
+        words.show(step);
         eqList.textContent = "";
         if (!research) return;
         D.nodes.filter(function (n) { return !p || n.path === p; }).forEach(function (n) {

@@ -1,10 +1,7 @@
 """Shared fixtures: the project root, a site built once per session, and a local server for it."""
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -43,18 +40,12 @@ def site_dir(tmp_path_factory) -> Path:
     return out
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_url(site_dir) -> str:
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    from k3explainer.browser import serve
+
+    server, url = serve(site_dir)  # quiet, also when a browser drops a connection
+    yield url.removesuffix("index.html")
     server.shutdown()
 
 

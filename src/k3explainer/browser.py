@@ -6,6 +6,7 @@ import functools
 import gzip
 import io
 import shutil
+import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,10 +41,19 @@ class _Gzip(_Quiet):
         return io.BytesIO(body)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # a browser dropped the connection mid-answer (its page closed or moved on): not an error
+        super().handle_error(request, client_address)
+
+
 def serve(folder: Path, *, compress: bool = False) -> tuple[ThreadingHTTPServer, str]:
     """Serve `folder` on a free local port (gzip-compressed like a static host with compress=True);
     returns the server (call .shutdown()) and index.html's URL."""
     handler = functools.partial(_Gzip if compress else _Quiet, directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/index.html"

@@ -119,7 +119,7 @@ def test_attention_symbols_link_both_ways(watched, site_url, section):
     assert fig.locator("[role=radio][data-sym='att-mask'].sym-on").count() == 1
     page.locator(f"#{section} .sym-chip[data-sym='att-k']").first.focus()  # keyboard focus on a symbol
     assert fig.locator("table[data-sym='att-k'].sym-on").count() == 1
-    fig.locator("table[data-sym='att-v'] td").first.hover()
+    fig.locator("table[data-sym='att-v'] tbody td").first.hover()
     assert page.locator(f"#{section} .math-block math [data-sym='att-v'].sym-on").count() >= 1
     fig.locator("[role=radio][data-sym='att-softmax']").focus()  # keyboard focus on a stage
     assert page.locator(f"#{section} .math-block math [data-sym='att-softmax'].sym-on").count() >= 1
@@ -135,7 +135,7 @@ def test_delta_symbols_link_both_ways(watched, site_url, section):
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-error'].sym-on").count() == 1
     page.locator(f"#{section} .sym-chip[data-sym='dr-out']").first.focus()
     assert fig.locator(".k3-delta-vec tr[data-sym='dr-out'].sym-on").count() == 1
-    fig.locator("table[data-sym='dr-write'] td").first.hover()
+    fig.locator("table[data-sym='dr-write'] tbody td").first.hover()
     assert page.locator(f"#{section} .math-block math [data-sym='dr-write'].sym-on").count() >= 1
     fig.locator(".f17-beta[data-sym='dr-beta']").focus()
     assert page.locator(f"#{section} .math-block math [data-sym='dr-beta'].sym-on").count() >= 1
@@ -155,7 +155,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "delta token by keys": lambda p: (tokens.first.focus(), p.keyboard.press("End"), p.keyboard.press("ArrowLeft")),
         "equation symbol hover (mask)": lambda p: p.locator("#playground .math-block math [data-sym='att-mask']").first.hover(),
         "symbol chip focus (error)": lambda p: p.locator("#playground .sym-chip[data-sym='dr-error']").first.focus(),
-        "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
+        "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] tbody td").first.hover(),
         "figure chip focus (beta)": lambda p: fig.locator(".f17-beta[data-sym='dr-beta']").focus(),
         "stage focus (softmax)": lambda p: fig.locator("[role=radio][data-sym='att-softmax']").focus(),
     })
@@ -227,3 +227,161 @@ def test_what_each_keeps_and_reads(watched, site_url, kernel):
         assert table_numbers(box.locator("table").nth(5))[0] == pytest.approx(kernel["dr"]["output"][t], abs=TOL)
         text = box.inner_text()
         assert f"{(t + 1) * (d['d_k'] + d['d_v'])} numbers" in text and f"{d['d_k'] * d['d_v']} numbers" in text
+
+
+# ---- layout: what a reader compares lines up, at a desktop, a tablet and a phone width ----
+WIDTHS = [1280, 800, 390]
+
+# The grids of each line of S₀ + write = S₁ and the operators between them: their boxes, and the
+# vertical span of each grid's body (its rows of cells).
+EQ_JS = """() => [...document.querySelectorAll('#fig-17 .k3-delta-eq > *')].map(e => {
+  const r = e.getBoundingClientRect(), body = e.tBodies ? e.tBodies[0].getBoundingClientRect() : r;
+  return {op: e.classList.contains('k3-op'), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+          mid: (r.top + r.bottom) / 2, bodyTop: body.top, bodyBottom: body.bottom};
+})"""
+
+
+def show_numbers(fig):
+    fig.get_by_role("button", name="Show numbers").click()
+    fig.page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("numbers", [False, True], ids=["heatmap", "numbers"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_each_operator_sits_between_the_terms_it_joins(watched, site_url, width, numbers):
+    """S₀ + write = S₁: each operator is level with the rows of both grids it joins and between them
+    (one line), or, with every number shown, the equation stacks and each operator sits beside the
+    term it adds, level with its rows, under the term before. Never an operator pointing at nothing."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    if numbers:
+        show_numbers(fig)
+    parts = page.evaluate(EQ_JS)
+    assert [p["op"] for p in parts] == [False, True, False, True, False]
+    right_edge = fig.bounding_box()["x"] + fig.bounding_box()["width"]
+    for i in (1, 3):
+        before, op, after = parts[i - 1], parts[i], parts[i + 1]
+        assert after["bodyTop"] <= op["mid"] <= after["bodyBottom"]  # level with the term it adds
+        assert op["right"] <= after["left"] + 0.5  # and in front of it
+        one_line = before["right"] <= op["left"] + 0.5 and before["bodyTop"] <= op["mid"] <= before["bodyBottom"]
+        stacked = numbers and after["top"] >= before["bottom"] - 0.5 and op["left"] < before["left"]
+        assert one_line or stacked, (width, numbers, i, parts)
+        if not numbers:
+            assert one_line
+    assert max(p["right"] for p in parts) <= right_edge + 0.5  # nothing runs off the figure
+
+
+# Tables on one line of a row of grids (their boxes overlap vertically): the top of each one's
+# first body row, so grids compared side by side can be checked to start their rows level.
+ROWS_JS = """() => [...document.querySelectorAll('#fig-17 .f17-mats, #fig-17 .f17-keep-mats, #fig-17 .k3-delta-eq')]
+  .map(box => [...box.querySelectorAll(':scope > table')].map(t => {
+    const r = t.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, row: t.tBodies[0].rows[0].getBoundingClientRect().top,
+            name: t.caption ? t.caption.textContent : ''};
+  }))"""
+
+
+@pytest.mark.parametrize("numbers", [False, True], ids=["heatmap", "numbers"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_grids_side_by_side_start_their_rows_level(watched, site_url, width, numbers):
+    """Grids next to each other (Q K V, the scores and O, S₀ + write = S₁, the kept keys and values,
+    the weights and the output, the state and its read) line up row for row, whatever the number
+    of lines their captions take (e.g. "reads: softmax weights" wrapping beside "output")."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    if numbers:
+        show_numbers(fig)
+    pairs = 0
+    for tables in page.evaluate(ROWS_JS):
+        for a, b in zip(tables, tables[1:]):
+            if a["top"] < b["bottom"] and b["top"] < a["bottom"]:  # on one line
+                pairs += 1
+                assert b["row"] == pytest.approx(a["row"], abs=1), (width, a["name"], b["name"])
+    assert pairs >= (8 if not numbers else 1 if width > 400 else 0)
+
+
+# Focus each corner cell of every heat grid (focus opens the same bubble as hover) and report any
+# label (a row or column header with visible text) the bubble covers.
+BUBBLE_JS = """() => {
+  const hits = [], labels = [...document.querySelectorAll('#fig-17 th')].map(th => {
+    const range = document.createRange(); range.selectNodeContents(th);
+    return {th, r: range.getBoundingClientRect()};
+  }).filter(l => l.r.width > 2 && l.r.height > 2 && l.th.getBoundingClientRect().width > 2);  // labels in sight
+  let opened = 0;
+  for (const table of document.querySelectorAll('#fig-17 table.k3-heat')) {
+    const rows = [...table.tBodies[0].rows], last = rows.length - 1, n = rows[0].cells.length;
+    for (const [i, j] of [[0, 1], [Math.min(1, last), 1], [last, 1], [0, n - 1], [last, n - 1]]) {
+      const td = rows[i].cells[j];
+      if (td.tagName !== 'TD' || !td.querySelector('.k3-heat-n')) continue;
+      td.focus();
+      const b = td.querySelector('.k3-heat-n').getBoundingClientRect();
+      opened += b.width > 10;
+      for (const l of labels) {
+        if (b.left < l.r.right - 0.5 && l.r.left < b.right - 0.5 && b.top < l.r.bottom - 0.5 && l.r.top < b.bottom - 0.5)
+          hits.push([table.caption ? table.caption.textContent : '', i, j, l.th.textContent]);
+      }
+    }
+  }
+  return {hits, opened};
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_cells_value_bubble_leaves_the_labels_in_view(watched, site_url, width):
+    """The bubble that shows a cell's number never covers a row or column label (it opens above the
+    cell, below it on a grid's first two rows, away from the row labels), so the value is read with
+    its names."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    open_figure(page, site_url, FIG, "#fig-17.att=4")  # every grid drawn
+    seen = page.evaluate(BUBBLE_JS)
+    assert seen["opened"] >= 40 and seen["hits"] == []
+
+
+def _contrast(page, a_css: str, b_css: str) -> float:
+    return page.evaluate("""([a, b]) => {
+      const probe = document.createElement('i'); document.querySelector('#fig-17').appendChild(probe);
+      const rgb = c => { probe.style.color = ''; probe.style.color = c;
+        const m = getComputedStyle(probe).color.match(/[\\d.]+/g).map(Number);
+        return getComputedStyle(probe).color.startsWith('color(') ? m.slice(0, 3) : m.slice(0, 3).map(x => x / 255); };
+      const lum = c => { const [r, g, bl] = rgb(c).map(x => x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
+      const [x, y] = [lum(a), lum(b)]; probe.remove();
+      return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+    }""", [a_css, b_css])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_zero_is_a_filled_cell_an_empty_slot_is_not(watched, site_url, kernel, scheme):
+    """A value of (near) zero is still a cell of colour, a visible step off the page, while a slot
+    with nothing in it yet ("·") is only an outline: in dark mode too, where both used to sink into
+    the background."""
+    page, _ = watched
+    page.emulate_media(color_scheme=scheme)
+    fig = open_figure(page, site_url, FIG)
+    before = fig.locator(".k3-delta-eq table").first  # S₀ = 0 before the first token
+    assert np.array(table_numbers(before)) == pytest.approx(np.zeros_like(kernel["dr"]["state_prev"][0]), abs=TOL)
+    zero = before.locator("tbody td").first.evaluate("td => getComputedStyle(td).backgroundColor")
+    assert _contrast(page, zero, "var(--paper)") >= 1.2
+    empty = fig.locator(".f17-mats table").nth(4).locator("tbody td").first  # O before its stage: "·"
+    assert empty.inner_text() == "·"
+    look = empty.evaluate("td => { const s = getComputedStyle(td); return [s.backgroundColor, s.outlineStyle]; }")
+    assert look[0] in ("rgba(0, 0, 0, 0)", "transparent") and look[1] == "dashed"
+
+
+def test_a_phone_sees_each_line_of_grids_whole_and_the_figure_short(watched, site_url):
+    """At 390 px the figure is compact: Q K V share one line (K and V borrow Q's row labels), the
+    scores and O the next, S₀ + write = S₁ one line, the state and its read one line, nothing
+    scrolls sideways, and the whole figure stays well under its old 2,282 px."""
+    page, _ = watched
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#fig-17 .f17-mats, #fig-17 .k3-delta-eq, #fig-17 .f17-keep-read')]
+      .map(box => [...box.querySelectorAll(':scope > table')].map(t => Math.round(t.tBodies[0].rows[0].getBoundingClientRect().top)))""")
+    att, eq, read = lines
+    assert att[0] == att[1] == att[2] and att[3] == att[4] > att[0]
+    assert len(set(eq)) == 1 and len(set(read)) == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert fig.bounding_box()["height"] <= 1800

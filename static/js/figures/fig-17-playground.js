@@ -8,7 +8,7 @@
   "use strict";
   var STAGES = [
     { text: "QKᵀ", sym: "att-scores", caption: "raw scores q·k" },
-    { text: "÷ √d_k", sym: "att-scale", caption: "scaled scores q·k / √d_k" },
+    { text: "÷ √dₖ", sym: "att-scale", caption: "scaled scores q·k / √dₖ" },
     { text: "+ M", sym: "att-mask", caption: "masked scores (+ M)" },
     { text: "softmax", sym: "att-softmax", caption: "softmax weights (rows sum to 1)" },
     { text: "· V", sym: "att-out", caption: "softmax weights (rows sum to 1)" },
@@ -46,8 +46,11 @@
       var S = mat(STAGES[0].caption, null, names, names.map(function (n, i) { return "k" + W.sub(i + 1); }));
       var O = mat("O = weights · V", "att-out", names, dims(data.d_v));
       S.node.classList.add("f17-stage");
+      // K, V and O sit on the rows of the grid to their left (the same tokens), so they borrow its
+      // row labels: the labels are hidden from sight, not from screen readers (f17-shared)
+      [K, V, O].forEach(function (m) { m.node.classList.add("f17-shared"); });
       Q.update(data.q); K.update(data.k); V.update(data.v);
-      var attCol = el("section", { class: "f17-col", "aria-label": "Causal softmax attention" },
+      var attCol = el("section", { class: "f17-col f17-att", "aria-label": "Causal softmax attention" },
         el("p", { class: "f17-head", text: "Causal softmax attention" }),
         el("div", { class: "k3-scroll f17-ctl" }, stageChoice.node),
         el("div", { class: "f17-mats" }, Q.node, K.node, V.node, S.node, O.node));
@@ -61,7 +64,10 @@
       var beta = el("span", { class: "f17-beta k3-readout k3-num", "data-sym": "dr-beta", tabindex: "0",
         "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
       var panel = W.deltaStep({ d: data.d_k, digits: dig, query: true, current: false, vectorsCaption: "this token", heat: heat });
-      var drCol = el("section", { class: "f17-col", "aria-label": "Delta rule" },
+      // S₀ + write = S₁ reads as one line: the write keeps its k chips but borrows S₀'s row labels, as S₁ does
+      panel.write.node.classList.add("f17-shared-chips");
+      panel.after.node.classList.add("f17-shared");
+      var drCol = el("section", { class: "f17-col f17-dr", "aria-label": "Delta rule" },
         el("p", { class: "f17-head", text: "Delta rule" }),
         el("div", { class: "f17-ctl k3-row" }, el("div", { class: "k3-scroll" }, tokChoice.node), beta),
         panel.node);
@@ -74,12 +80,12 @@
         S: W.stateMatrix({ caption: "state kept", d_k: data.d_k, d_v: data.d_v, digits: dig, heat: heat }),
         so: mat("reads: Sᵀq", null, null, dims(data.d_v)),
       };
+      keep.V.node.classList.add("f17-shared");
       var keepAtt = el("p", { class: "f17-keep-n" }), keepDr = el("p", { class: "f17-keep-n" });
       var keepBox = el("section", { class: "f17-keep", "aria-label": "What each keeps and reads" },
         el("div", { class: "f17-keep-side" }, keepAtt, el("div", { class: "f17-keep-mats" }, keep.K.node, keep.V.node),
           el("div", { class: "f17-keep-mats" }, keep.w.node, keep.o.node)),
-        el("div", { class: "f17-keep-side" }, keepDr, el("div", { class: "f17-keep-mats" }, keep.S.node),
-          el("div", { class: "f17-keep-mats" }, keep.so.node)));
+        el("div", { class: "f17-keep-side" }, keepDr, el("div", { class: "f17-keep-mats f17-keep-read" }, keep.S.node, keep.so.node)));
 
       root.appendChild(el("div", { class: "f17-key" }, W.heat.legend(data.heat_scale), W.heat.toggle(root)));
       root.appendChild(el("div", { class: "f17" }, attCol, drCol));

@@ -106,7 +106,7 @@ def build(params: dict, facts) -> dict:
             "inputs": f"x [{demo['n_tokens']}, {demo['d_model']}], q [{demo['n_tokens']}, {demo['n_heads']}, {demo['d_head']}], "
                       "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1 (default_rng(seed)); "
                       "for the rank comparison, independent per-head W_K, W_V standard normal / √d_model from "
-                      "default_rng(seed + 1); ranks by numpy.linalg.matrix_rank, singular values by numpy.linalg.svd",
+                      "default_rng(seed\u00a0+\u00a01); ranks by numpy.linalg.matrix_rank, singular values by numpy.linalg.svd",  # no break in "(seed + 1)"
             "seed": demo["seed"],
             "illustrative": "d = 4096, d_c = 512, 32 heads of 128 and the demo layer are round numbers, not a trained model",
         },

@@ -27,11 +27,12 @@ def bytes_of(data):
 
 
 def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, prose, spec):
-    """§10: "watch the bars of bytes per token shrink from the size of ordinary multi-head attention's
-    cache"; "MLA's bar ends far below multi-head and grouped-query attention's, though not below
-    multi-query attention's"; the alt: GQA to a quarter, MQA the shortest bar."""
+    """§10: "the bars of bytes per token shrink from the size of ordinary multi-head attention's
+    cache, still drawn as the empty track behind each bar"; "MLA's bar ends far below multi-head and
+    grouped-query attention's, though not below multi-query attention's"; the alt: GQA to a quarter,
+    MQA the shortest bar, every bar back at multi-head attention's length with Compress off."""
     b = bytes_of(data)
-    assert "shrink from the size of ordinary multi-head attention's cache" in prose
+    assert "shrink from the size of ordinary multi-head attention's cache, still drawn as the empty track" in prose
     assert "MLA's bar ends far below multi-head and grouped-query attention's, though not below multi-query attention's" in prose
     assert data["cache"][0]["name"] == "MHA" and max(b.values()) == b["MHA"]  # every bar starts at MHA's length
     assert b["MQA"] < b["MLA"] <= b["GQA"] / 4 and b["MLA"] <= b["MHA"] / 16  # "far below": a quarter or less
@@ -39,6 +40,9 @@ def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, pr
     assert "grouped-query attention to a quarter" in alt and b["GQA"] * 4 == b["MHA"]
     assert "multi-query attention to the shortest bar" in alt and min(b.values()) == b["MQA"]
     assert "longer than multi-query attention's single key and value but far shorter than the rest" in alt
+    # the track is the axis's full length, which is multi-head attention's bytes (the ticks' last)
+    assert "empty track has multi-head attention's length" in article.flat(spec.alt) and data["ticks"][-1] == b["MHA"]
+    assert "grows every bar back to multi-head attention's length" in alt
 
 
 def test_axis_ticks_are_quarters_of_mha_and_span_every_bar(data):

@@ -1,18 +1,19 @@
-/* FIG 10 · MLA cache compression. At a glance: bytes cached per token per layer as bars that all
- * start at multi-head attention's size and shrink, on Compress, to what GQA, MQA and MLA keep;
+/* FIG 10 · MLA cache compression. At a glance: bytes cached per token per layer as bars shrunk from
+ * multi-head attention's size (their empty tracks) to what GQA, MQA and MLA keep, Compress on;
  * beside them, one query's output computed three ways (rebuilt keys and values, the MLA kernel's
  * naive path, the absorbed form) with their largest difference; below, what the shared latent
  * costs (the singular values of all heads' keys: MLA's stop at d_c). "Show the maths" opens the
  * numbers: the size table, the toy per-token cache collapsing into latents, the up-projections
  * that rebuild the selected token's keys and values, and K3's MLA settings. All numbers from the build.
- * State: c = compressed, t = query token (default the last), m = the maths open. */
+ * State: c = compressed (default: the figure opens on its answer), t = query token (default the
+ * last), m = the maths open. */
 (function () {
   "use strict";
 
   K3.register("fig-10-mla-compression", {
     state: function (data) {
       var T = data.demo.T;
-      return { c: K3.state.bool(false), t: K3.state.int(0, T - 1, T - 1), m: K3.state.bool(false) };
+      return { c: K3.state.bool(true), t: K3.state.int(0, T - 1, T - 1), m: K3.state.bool(false) };
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el, demo = data.demo, T = demo.T, H = demo.H;
@@ -21,9 +22,11 @@
       function flat(a) { return [].concat.apply([], a); }
       function tok(t) { return "t" + (t + 1); }
       function ratio(r) { return r.vs_mha === 1 ? "1×" : "1/" + W.fmt(r.vs_mha, 0); }
+      // no line break inside "(k + v)", "[k1 k2]" or "d = 4,096": their spaces become no-break spaces
+      function nb(s) { return s.replace(/[(\[][^()\[\]]{1,20}[)\]]|\S+ [=≤] \S+/g, function (m) { return m.replace(/ /g, "\u00a0"); }); }
 
       /* ---- controls ---- */
-      var compress = el("button", { type: "button", class: "k3-btn f10-compress", "aria-pressed": "false",
+      var compress = el("button", { type: "button", class: "k3-btn f10-compress", "aria-pressed": "false", text: "Compress",
         on: { click: function () { ctx.set({ c: !ctx.get().c }, "click"); } } });
       var mathsId = ctx.id + "-maths";
       var mathsBtn = el("button", { type: "button", class: "k3-btn f10-maths-btn", "aria-expanded": "false",
@@ -33,7 +36,7 @@
       var bars = data.cache.map(function (r) {
         var bar = el("span", { class: "f10-bar" }), val = el("span", { class: "f10-val k3-num" });
         var row = el("div", { class: "f10-brow", "data-variant": r.name, "data-bytes": r.bytes },
-          el("span", { class: "f10-bname" }, el("strong", { text: r.name }), el("span", { class: "f10-what", text: r.what })),
+          el("span", { class: "f10-bname" }, el("strong", { text: r.name }), el("span", { class: "f10-what", text: nb(r.what) })),
           el("span", { class: "f10-track", "data-sym": r.name === "MLA" ? "mla-latent" : null }, bar, val));
         return { row: row, val: val, r: r };
       });
@@ -42,7 +45,7 @@
       }));
       var chart = elList("div", { class: "f10-chart", role: "img", "data-graphic": "chart" }, bars.map(function (b) { return b.row; }).concat([
         el("div", { class: "f10-axis", "aria-hidden": "true" }, ticks,
-          el("span", { class: "f10-axis-title k3-axis-title", text: "bytes per token per layer, d = " + W.int(data.d_model) }))]));
+          el("span", { class: "f10-axis-title k3-axis-title", text: nb("bytes per token per layer, d = " + W.int(data.d_model)) }))]));
       var lede = el("p", { class: "f10-lede" });
       var source = W.html(el("p", { class: "f10-source" }), data.source_html);
 
@@ -68,7 +71,7 @@
       var sub = demo.subspace;
       var kNames = W.range(H, function (h) { return "k" + (h + 1); }).join(" ");
       var svMax = Math.max.apply(null, sub.sv_keys.mla.concat(sub.sv_keys.independent));
-      var svView = W.matrix({ caption: "singular values of [" + kNames + "] over " + sub.tokens + " tokens",
+      var svView = W.matrix({ caption: nb("singular values of [" + kNames + "] over " + sub.tokens + " tokens"),
         rows: ["MLA", "independent W_K"], cols: W.range(sub.sv_keys.mla.length, function (i) { return "σ" + W.sub(i + 1); }),
         digits: 3, corner: "keys from" });
       svView.node.classList.add("f10-sv");
@@ -86,9 +89,9 @@
         el("div", { class: "k3-scroll" }, svView.node),
         el("p", { class: "f10-exact", text: "Equal outputs show that re-ordering the computation is exact. They do not show " +
           "that MLA is multi-head attention with a smaller cache." }),
-        el("p", { class: "f10-rank" }, "Rank of all heads' keys side by side, [" + kNames + "]: MLA ", num("mla-keys", sub.rank.mla.keys),
-          " ≤ d_c = ", num("d_c", sub.d_c), "; independent per-head projections, as in multi-head attention, ",
-          num("independent-keys", sub.rank.independent.keys), " of h·d_h = ", num("hd", sub.hd),
+        el("p", { class: "f10-rank" }, nb("Rank of all heads' keys side by side, [" + kNames + "]: MLA "), num("mla-keys", sub.rank.mla.keys),
+          " ≤ d_c\u00a0=\u00a0", num("d_c", sub.d_c), "; independent per-head projections, as in multi-head attention, ",
+          num("independent-keys", sub.rank.independent.keys), " of h·d_h\u00a0=\u00a0", num("hd", sub.hd),
           ". Every head reads the same few latent numbers per token, so the heads cannot vary independently."));
       var rankMore = el("p", { class: "f10-rank f10-rank-more" }, "Values side by side have rank ", num("mla-values", sub.rank.mla.values),
         " in MLA against ", num("independent-values", sub.rank.independent.values), " from independent projections; MLA's keys and " +
@@ -96,11 +99,11 @@
 
       /* ---- the maths, on demand: the size table, the toy cache and the up-projections ---- */
       var sizes = el("table", { class: "f10-sizes" },
-        el("caption", { text: "Cache per token per layer, d = " + W.int(data.d_model) + ", " + data.bytes_per_element + " bytes per element" }),
+        el("caption", { text: nb("Cache per token per layer, d = " + W.int(data.d_model) + ", " + data.bytes_per_element + " bytes per element") }),
         el("thead", {}, elList("tr", {}, ["cache", "elements", "bytes", "vs MHA"].map(function (s) { return el("th", { scope: "col", text: s }); }))),
         elList("tbody", {}, data.cache.map(function (r) {
           return el("tr", { "data-variant": r.name },
-            el("th", { scope: "row" }, r.name, el("span", { class: "f10-what", text: r.what })),
+            el("th", { scope: "row" }, r.name, el("span", { class: "f10-what", text: nb(r.what) })),
             el("td", { class: "k3-num", text: W.int(r.elements) }), el("td", { class: "k3-num", text: W.int(r.bytes) }),
             el("td", { class: "k3-num", text: ratio(r) }));
         })));
@@ -143,18 +146,37 @@
         el("div", { class: "f10-grid" }, el("div", { class: "f10-left" }, lede, chart, source), same),
         price, maths));
 
-      function paintCache(s) {
-        compress.setAttribute("aria-pressed", s.c ? "true" : "false");
-        compress.textContent = s.c ? "Expand" : "Compress";
-        compress.setAttribute("aria-label", s.c ? "Expand the cache back to keys and values" : "Compress the cache");
+      /* First sight: the figure opens compressed, its answer, but until the chart is well on screen
+       * the bars are drawn at multi-head attention's length, then shrink once, so the reader sees the
+       * compression happen. Not under reduced motion, nor once the reader has acted or a link has
+       * restored another view. The state (URL, labels, narration) is compressed throughout. */
+      var intro = ctx.get().c && !ctx.reducedMotion() && "IntersectionObserver" in window && !matchMedia("print").matches;
+      var introSeen = intro ? new IntersectionObserver(function (es) {
+        if (es.some(function (e) { return e.isIntersecting; })) endIntro(true);
+      }, { threshold: 0.6 }) : null;
+      function endIntro(play) {
+        if (!intro) return;
+        intro = false;
+        introSeen.disconnect();
+        if (!play) paintBars(ctx.get().c);
+        else requestAnimationFrame(function () { mount.firstChild.classList.remove("f10-still"); paintBars(ctx.get().c); });
+      }
+      if (intro) ctx.on(window, "beforeprint", function () { endIntro(false); });  // paper shows the state, never the wait
+      function paintBars(c) {
+        mount.firstChild.dataset.intro = intro ? "pending" : "done";
         bars.forEach(function (b) {
-          var bytes = s.c ? b.r.bytes : mha.bytes;
+          var bytes = c ? b.r.bytes : mha.bytes;
           b.row.style.setProperty("--w", bytes / mha.bytes);
-          b.val.textContent = W.int(bytes) + " B" + (s.c ? " · " + ratio(b.r) : "");
+          b.row.classList.toggle("is-full", bytes === mha.bytes);  // its label sits past the track's end
+          b.val.textContent = W.int(bytes) + " B" + (c ? " · " + ratio(b.r) : "");
         });
+      }
+      function paintCache(s) {
+        compress.setAttribute("aria-pressed", s.c ? "true" : "false");  // a toggle: its label stays, pressed = on
+        paintBars(s.c && !intro);
         lede.textContent = s.c
-          ? "Compressed: MLA keeps " + mla.what + ", " + ratio(mla) + " of multi-head attention's cache."
-          : "Before compression, every row: multi-head attention's " + mha.what + ".";
+          ? "Compressed: MLA keeps " + nb(mla.what) + ", " + ratio(mla) + " of multi-head attention's cache."
+          : "Before compression, every row: multi-head attention's " + nb(mha.what) + ".";
         chart.setAttribute("aria-label", "Bytes cached per token per layer: " + data.cache.map(function (r) {
           return r.name + " " + W.int(s.c ? r.bytes : mha.bytes);
         }).join(", ") + (s.c ? "." : ", all multi-head attention's size before compression."));
@@ -185,13 +207,16 @@
 
       return {
         render: function (s, prev, how) {
+          if (prev) endIntro(false);
           mount.firstChild.classList.toggle("f10-still", !prev || how === "restore" || ctx.reducedMotion());
           paintCache(s);
           paintQuery(s);
           mathsBtn.setAttribute("aria-expanded", s.m ? "true" : "false");
           mathsBtn.textContent = s.m ? "Hide the maths" : "Show the maths";
           maths.hidden = !s.m;
+          if (!prev && intro) introSeen.observe(chart);
         },
+        destroy: function () { if (introSeen) introSeen.disconnect(); },
         describe: function (prev, s) {
           if (prev.c !== s.c) {
             return s.c

@@ -72,7 +72,8 @@ def assert_readouts(fig, shipped, view, c, d=None, lat=None):
     for key in ("steps", "madds", "tiles"):
         shown = fig.locator(f"tr[data-time='{key}'] .f15b-tvalue").inner_text()
         assert duration(shown) == pytest.approx(float(time[key]), rel=0.006), key
-    assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == f"{shipped['n_tokens'] // c:,} steps"
+    steps = shipped['n_tokens'] // c
+    assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == f"{steps:,} step{'' if steps == 1 else 's'}"
     eta = c / (c + hardware(shipped)["c_half"])
     assert float(fig.locator("tr[data-time='tiles'] .f15b-note").inner_text().split("=")[1].strip().rstrip("%")) == pytest.approx(100 * eta, abs=0.051)
     assert duration(fig.locator(".f15b-ttotal").inner_text()) == pytest.approx(float(time["total"]), rel=0.006)
@@ -98,6 +99,103 @@ def plot_axis(page):
                   b = el.getBoundingClientRect();
                   return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
         FIG)
+
+# Where the chart's parts are, in page pixels: the four curves (traces 1–4: steps, multiply-adds,
+# small-tile loss, total; their half line widths) and the ring at the minimum through Plotly's own
+# axis maps; the scrub cursor (its line and the dot on each curve) and every shown curve label as
+# drawn in the overlay over the plot; and where C = 1 … N fall on the x axis.
+GEOMETRY = """id => {
+  const fig = document.getElementById(id), plot = fig.querySelector('.f15b-plot'), fl = plot._fullLayout;
+  const xa = fl.xaxis, ya = fl.yaxis, box = plot.getBoundingClientRect(), ox = box.left + xa._offset, oy = box.top + ya._offset;
+  const at = (x, y) => [ox + xa.c2p(x), oy + ya.c2p(y)];
+  const curve = k => ({half: plot.data[k].line.width / 2, points: Array.from(plot.data[k].x, (x, j) => at(x, plot.data[k].y[j]))});
+  const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const stroke = e => parseFloat(getComputedStyle(e).strokeWidth);
+  const shown = e => getComputedStyle(e).visibility !== 'hidden';
+  const line = fig.querySelector('.f15b-cursor-line'), dots = [...fig.querySelectorAll('.f15b-cursor-dot')].filter(shown);
+  return {
+    area: [ox, oy, ox + xa._length, oy + ya._length], height: [fl.height, plot.clientHeight],
+    xs: Array.from({length: 14}, (_, i) => ox + xa.c2p(2 ** i)),
+    curves: [1, 2, 3, 4].map(curve), ring: at(plot.data[5].x[0], plot.data[5].y[0]),
+    cursor: {x: rect(line)[0], half: stroke(line) / 2,
+             dots: dots.map(d => { const r = rect(d); return [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2]; }),
+             r: Math.max(...dots.map(d => (rect(d)[2] - rect(d)[0] + stroke(d)) / 2))},
+    labels: [...fig.querySelectorAll('.f15b-label')].filter(shown)
+      .map(t => ({text: t.getAttribute('data-label'), lines: [...t.children].map(s => s.textContent), box: rect(t)})),
+  };
+}"""
+TAGS = ["steps", "multiply-adds", "small-tile loss", "total"]
+
+
+def _segment_meets(a, b, r) -> bool:
+    """Does segment a–b meet rectangle r = (left, top, right, bottom)? (Liang–Barsky)"""
+    t0, t1, dx, dy = 0.0, 1.0, b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - r[0]), (dx, r[2] - a[0]), (-dy, a[1] - r[1]), (dy, r[3] - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _grown(r, m):
+    return (r[0] - m, r[1] - m, r[2] + m, r[3] + m)
+
+
+def _circle_meets(c, radius, r) -> bool:
+    nx, ny = min(max(c[0], r[0]), r[2]), min(max(c[1], r[1]), r[3])
+    return (c[0] - nx) ** 2 + (c[1] - ny) ** 2 < radius ** 2
+
+
+def cursor_c(g: dict) -> int:
+    """The C the cursor is drawn at (within half a pixel of its place on the axis)."""
+    k = int(np.argmin([abs(x - g["cursor"]["x"]) for x in g["xs"]]))
+    assert abs(g["xs"][k] - g["cursor"]["x"]) < 0.5, (g["xs"], g["cursor"])
+    return 2 ** k
+
+
+def label_collisions(g: dict) -> list[str]:
+    """Every way a curve label touches something it must stay clear of (1 px to spare): a curve
+    (its own included), the cursor's line or dots, the ring, another label, the plot's edge."""
+    bad, where = [], f"C = {cursor_c(g):g}"
+    if sorted(label["text"] for label in g["labels"]) != sorted(TAGS):
+        bad.append(f"{where}: labels drawn {[label['text'] for label in g['labels']]}")
+    a = g["area"]
+    for d in g["cursor"]["dots"]:  # a value off the axis's range has no dot (Plotly clips its curve there)
+        if not (a[0] - 0.5 <= d[0] <= a[2] + 0.5 and a[1] - 0.5 <= d[1] <= a[3] + 0.5):
+            bad.append(f"{where}: a cursor dot outside the plot area, at {d}")
+    for k, label in enumerate(g["labels"]):
+        r, name = label["box"], f"{where}: '{label['text']}'"
+        if r[0] < a[0] or r[1] < a[1] or r[2] > a[2] or r[3] > a[3]:
+            bad.append(f"{name} leaves the plot area")
+        for tag, curve in zip(TAGS, g["curves"]):
+            grown, pts = _grown(r, curve["half"] + 1), curve["points"]
+            if any(_segment_meets(p, q, grown) for p, q in zip(pts, pts[1:])):
+                bad.append(f"{name} meets the {tag} curve")
+        cur = g["cursor"]
+        if _segment_meets((cur["x"], a[1]), (cur["x"], a[3]), _grown(r, cur["half"] + 1)):
+            bad.append(f"{name} meets the cursor line")
+        if any(_circle_meets(d, cur["r"] + 1, r) for d in cur["dots"]):
+            bad.append(f"{name} meets a cursor dot")
+        if _circle_meets(g["ring"], 9 + 1, r):
+            bad.append(f"{name} meets the ring")
+        for other in g["labels"][k + 1:]:
+            o = _grown(other["box"], 1)
+            if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
+                bad.append(f"{name} meets '{other['text']}'")
+    return bad
+
+
+def settle(page):
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
 
 def test_slider_keys_read_the_kernels_and_c_equal_n_is_quadratic(watched, site_url, shipped):
     page, _ = watched
@@ -175,7 +273,7 @@ def test_mouse_slider_and_chart_drag(watched, site_url, shipped):
     page.mouse.move(x + w * 7 / (K - 1), y, steps=5)
     page.mouse.up()
     assert_readouts(fig, shipped, "linear", shipped["c"][7])
-    assert chart(page)[-1][0][0] == shipped["c"][7]
+    assert cursor_c(page.evaluate(GEOMETRY, FIG)) == shipped["c"][7]  # the cursor followed the pointer
 
 
 def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, shipped):
@@ -244,3 +342,114 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         "equation symbol hover": lambda p: p.locator("#complexity .math-block math [data-sym='ck-chunk']").first.hover(),
         "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
     })
+
+
+def c_slider(fig):
+    return fig.locator(".f15b-controls .k3-slider input").nth(1)
+
+
+@pytest.mark.parametrize("width", [390, 800, 1280])
+def test_curve_labels_clear_every_curve_and_the_cursor_at_every_c(watched, site_url, shipped, width):
+    """Each curve's label sits clear of every curve (its own too), of the ring, of the other labels
+    and of the scrub cursor's line and dots, at every C the reader can choose, from C = 1 to N."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    c_slider(fig).focus()
+    page.keyboard.press("Home")
+    bad = []
+    for i, c in enumerate(shipped["c"]):
+        if i:
+            page.keyboard.press("ArrowRight")
+        settle(page)
+        g = page.evaluate(GEOMETRY, FIG)
+        assert cursor_c(g) == c
+        bad += label_collisions(g)
+    assert bad == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_curve_labels_stay_clear_in_every_setting(watched, site_url, shipped, width):
+    """The curves move with the cost model, head width and latency: in each of those settings (with
+    C stepping through its values from one setting to the next) no label touches anything."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    settings = [(v, d, lat) for v in shipped["view_order"] for d in shipped["widths"] for lat in shipped["latencies"]]
+    bad = []
+    for k, (view, d, lat) in enumerate(settings):
+        c = shipped["c"][(5 * k) % len(shipped["c"])]
+        page.evaluate("h => { location.hash = h; }", f"#fig-15b.view={view}&fig-15b.d={d}&fig-15b.lat={lat:g}&fig-15b.c={c}")
+        fig.locator(f"[role=radio][data-value='{view}'][aria-checked=true]").wait_for()
+        page.wait_for_function("t => document.querySelector('#fig-15b .f15b-table caption').textContent.includes(t)",
+                               arg=f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)")
+        settle(page)
+        g = page.evaluate(GEOMETRY, FIG)
+        assert cursor_c(g) == c
+        bad += [f"{view}, d = {d}, ℓ = {lat:g}: {m}" for m in label_collisions(g)]
+    assert bad == []
+
+
+def test_labels_and_plot_follow_a_resize(watched, site_url, shipped):
+    """Narrowed from desktop to phone width, the plot takes the phone's height and ticks and the
+    labels are placed again for the new plot area."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    fig = open_figure(page, site_url, FIG, "#fig-15b.c=512")
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.wait_for_function("() => document.querySelector('#fig-15b .f15b-plot')._fullLayout.width < 400")
+    page.wait_for_timeout(300)
+    settle(page)
+    g = page.evaluate(GEOMETRY, FIG)
+    assert g["height"][0] == g["height"][1] == 300
+    assert cursor_c(g) == 512 and label_collisions(g) == []
+    assert fig.locator(".f15b-plot g.xtick").all_text_contents() == ["1", "8", "64", "512", "4096"]  # every third power of two
+
+
+@pytest.mark.parametrize("width", [390, 640, 800, 1280])
+def test_plot_is_drawn_at_the_height_its_box_reserves(watched, site_url, width):
+    """Plotly's height and the plot's box agree at every width (at 640 px the chart was drawn 60 px
+    taller than its box, its x axis over the text below)."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    open_figure(page, site_url, FIG)
+    drawn, box = page.evaluate(GEOMETRY, FIG)["height"]
+    assert drawn == box
+
+
+def test_time_split_bar_belongs_to_the_time_rows(watched, site_url, shipped):
+    """The bar that splits the modelled time sits among the time rows, under their total and above
+    the work rows, says what it splits, and its segments are the time terms' shares."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-15b.c=512")
+    bar = fig.locator(".f15b-split")
+    row = fig.locator("tbody.f15b-time tr.f15b-split-row")
+    assert row.locator(".f15b-split").count() == 1 and fig.locator(".f15b-split").count() == 1
+    assert "total time" in row.inner_text() and "split" in row.inner_text()
+    total_row = fig.locator("tbody.f15b-time tr.f15b-sum").bounding_box()
+    work_head = fig.locator("tbody.f15b-work tr.f15b-head").bounding_box()
+    b = bar.bounding_box()
+    assert total_row["y"] + total_row["height"] <= b["y"] and b["y"] + b["height"] <= work_head["y"]
+    _, time, _ = model(shipped, "linear", 512, shipped["d_default"], shipped["latency_default"])
+    grow = [float(x) for x in bar.locator(".f15b-seg").evaluate_all("s => s.map(e => e.style.flexGrow)")]
+    assert grow == pytest.approx([float(time[k] / time["total"]) for k in ("steps", "madds", "tiles")], rel=1e-4)
+
+
+def test_a_scrub_moves_the_cursor_without_redrawing_the_chart(watched, site_url, shipped):
+    """Stepping C moves the overlay's cursor and rewrites the readouts; Plotly draws nothing (a
+    marker restyle recomputed every trace, several frames per step on a slow machine)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.evaluate("""() => { const p = document.querySelector('#fig-15b .f15b-plot'); window.__f15bDraws = 0;
+                           p.on('plotly_afterplot', () => { window.__f15bDraws += 1; }); }""")
+    c_slider(fig).focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    settle(page)
+    c = shipped["c"][shipped["c_default_index"] + 4]
+    assert cursor_c(page.evaluate(GEOMETRY, FIG)) == c
+    assert_readouts(fig, shipped, "linear", c)
+    assert page.evaluate("() => window.__f15bDraws") == 0
+    fig.locator("[role=radio][data-value='256']").click()  # new curves: Plotly draws them
+    settle(page)
+    assert page.evaluate("() => window.__f15bDraws") >= 1

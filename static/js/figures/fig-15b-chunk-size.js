@@ -7,14 +7,15 @@
 (function () {
   "use strict";
   var MARGIN = { l: 66, r: 14, t: 12, b: 46 };
-  /* at: the power of two (log₂ C) whose point carries the curve's direct label; side: where the
-   * label sits from that point, clear of its own line (a falling line: above right; rising: above left) */
+  /* home: where along the x axis (a fraction of the plot's width) each curve's direct label would
+   * rather sit; K3W.f15bLabels moves it from there only as far as it must to touch nothing, and
+   * falls back on a narrow form only where the label fits nowhere (a phone, a few settings and C) */
   var TIME = [
-    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", at: 9, side: "ne", color: "--violet", dash: "solid", svg: null },
-    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", at: 1, side: "s", color: "--blue", dash: "dash", svg: "5 3" },
-    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", at: 2, side: "s", color: "--orange", dash: "dot", svg: "2 2" },
+    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", home: 0.8, color: "--violet", dash: "solid", svg: null },
+    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", narrow: ["multiply-\nadds"], home: 0.1, color: "--blue", dash: "dash", svg: "5 3" },
+    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", narrow: ["small-tile\nloss", "tile loss"], home: 0.25, color: "--orange", dash: "dot", svg: "2 2" },
   ];
-  var TOTAL_AT = 11;
+  var TOTAL = { key: "total", tag: "total", home: 0.85, color: "--ink", half: 2 };
   var SYM = { state: "ck-state", chunk: "ck-chunk" };
 
   K3.register("fig-15b-chunk-size", {
@@ -78,36 +79,49 @@
             marker: { size: 15, symbol: "circle-open", color: css("--green"), line: { width: 3 } } };
           return [band].concat(terms, [total, best]);
         },
-        marker: function (i) {
-          var s = S();
-          return { span: V().y.span, line: "--ink-3", dots: TIME.map(function (t) { return [s.time[t.key][i * PO], t.color]; })
-            .concat([[s.time.total[i * PO], "--ink"]]) };
-        },
+        marker: function () { return { span: [], line: "--ink-3", dots: [] }; },  // the overlay draws the cursor
         axes: function () {
-          var narrow = mount.clientWidth < 560, y = V().y;
+          var narrow = isNarrow(), y = V().y;
+          drawnNarrow = narrow;
           return {
-            height: narrow ? 300 : 360,
+            height: narrow ? 300 : 360,  // as the sheet's container query reserves
             // every second (narrow: third) power of two, plus the last one when there is room
             x: { range: data.x_range, title: { text: "chunk size C (tokens, log scale)", standoff: 8 },
               tickvals: data.c.filter(function (c, i) { return narrow ? i % 3 === 0 : i % 2 === 0 || i === K - 1; }) },
             y: { range: y.range, tickvals: y.tickvals, ticktext: y.ticktext,
               title: { text: narrow ? "modelled time (log)" : "modelled time, one head (log scale)", standoff: 6 } },
-            annotations: labels(),
           };
         },
         onIndex: function (i, how) { ctx.set({ c: data.c[i] }, how); },
         onEnd: ctx.end,
       });
-      function labels() {  // each curve named where it runs clear of the others (a legend the eye need not leave the chart for)
-        var s = S(), css = chart.css;
-        function tag(text, key, at, side, color) {
-          var j = at * PO;
-          var look = { ne: ["left", "bottom", 4, 3], nw: ["right", "bottom", -4, 3], s: ["center", "top", 0, -4] }[side];
-          return { x: Math.log10(data.grid[j]), y: Math.log10(s.time[key][j]), text: text, showarrow: false,
-            xanchor: look[0], yanchor: look[1], xshift: look[2], yshift: look[3], font: { color: css(color), size: 12 } };
+      /* Narrow by the plot's own width (fewer ticks, a shorter plot). Plotly's last layout holds it,
+       * so a redraw reads no DOM; only the first draw measures (and Plotly measures then anyway). */
+      var drawnNarrow = null;
+      function isNarrow() { var fl = chart.plot._fullLayout; return (fl ? fl.width : chart.plot.clientWidth) < 560; }
+      /* The cursor and the curve labels are an overlay (K3W.f15bOverlay), so a scrub moves them
+       * without a Plotly redraw; its geometry is the curves in plot-area pixels, from Plotly's last
+       * layout (a JS object, not a DOM read). */
+      var ALL = TIME.concat([TOTAL]), overlay = null, px = null, py = null;
+      function drawOverlay() {
+        var fl = chart.plot._fullLayout, s = S(), xr = data.x_range, yr = V().y.range;
+        var w = fl.xaxis._length, h = fl.yaxis._length;
+        px = function (c) { return (Math.log10(c) - xr[0]) / (xr[1] - xr[0]) * w; };
+        py = function (t) { return (yr[1] - Math.log10(t)) / (yr[1] - yr[0]) * h; };
+        if (!overlay) {
+          overlay = W.f15bOverlay({ font: { family: fl.font.family, size: 12 }, dot: 4.5,
+            labels: ALL.map(function (t, k) { return { text: t.tag, narrow: t.narrow, curve: k, home: t.home, color: t.color }; }) });
+          chart.plot.parentNode.appendChild(overlay.node);
         }
-        return TIME.map(function (t) { return tag(t.tag, t.key, t.at, t.side, t.color); })
-          .concat([tag("total", "total", TOTAL_AT, "nw", "--ink")]);
+        var xs = data.grid.map(px);
+        overlay.draw({ ox: fl.xaxis._offset, oy: fl.yaxis._offset, w: w, h: h,
+          ring: { x: px(s.band.best), y: py(s.band.min_time), r: 10 },  // the ring's radius and line, and a pixel
+          curves: ALL.map(function (t) { return { x: xs, y: s.time[t.key].map(py), half: t.half || 1.25 }; }) });
+        moveCursor(at(st));
+      }
+      function moveCursor(i) {
+        var s = S();
+        overlay.move(px(data.c[i]), ALL.map(function (t) { return py(s.time[t.key][i * PO]); }));
       }
       function line(color, width, dash) { return W.lineKey("f15b-swatch", 22, chart.css(color), width, dash); }
 
@@ -115,7 +129,7 @@
       var caption = el("caption");
       var workBody = el("tbody", { class: "f15b-work" });
       var workTotal = el("td", { class: "k3-num f15b-total" });
-      var timeCells = {}, split = el("div", { class: "f15b-split", "aria-hidden": "true" });
+      var timeCells = {}, split = el("div", { class: "f15b-split" });
       var timeBody = el("tbody", { class: "f15b-time" }, el("tr", { class: "f15b-head" }, el("th", { colspan: 3, scope: "colgroup", text: "modelled time" })));
       TIME.forEach(function (t) {
         var value = el("td", { class: "k3-num f15b-tvalue" }), note = el("td", { class: "k3-num f15b-note" });
@@ -127,6 +141,10 @@
       });
       var timeTotal = el("td", { class: "k3-num f15b-ttotal" }), ofBest = el("td", { class: "k3-num f15b-of-best" });
       timeBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row" }, line("--ink", 4, null), el("span", { text: "total time" })), timeTotal, ofBest));
+      /* the total time drawn as its three terms' shares, inside the time rows it sums (under the
+       * work rows it read as a split of the multiply-adds); the rows above carry its numbers */
+      timeBody.appendChild(el("tr", { class: "f15b-split-row", "aria-hidden": "true" },
+        el("td", { class: "f15b-split-label", text: "total time, split by term" }), el("td", { colspan: 2 }, split)));
       var readouts = el("table", { class: "f15b-table" }, caption, timeBody, workBody);
       var regime = el("p", { class: "f15b-regime" });
       var formula = el("p", { class: "f15b-formula" });
@@ -153,10 +171,10 @@
           el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Head width" }), widths.node),
           latency.node, chart.slider.node),
         el("div", { class: "f15b-grid" },
-          el("div", {}, chart.plot,
+          el("div", { class: "f15b-chart" }, el("div", { class: "f15b-plotwrap" }, chart.plot),
             el("p", { class: "f15b-sweet" }, el("span", { class: "f15b-band", "aria-hidden": "true" }), " Shaded: ", bandNote, ". ",
               W.html(el("span"), data.kernels_html))),
-          el("div", { class: "f15b-side" }, formula, readouts, split, regime,
+          el("div", { class: "f15b-side" }, formula, readouts, regime,
             el("details", { class: "f15b-consts" },
               el("summary", {}, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " the model's constants"),
               W.html(el("p"), data.constants_html))))));
@@ -173,7 +191,8 @@
           timeCells[t.key].value.textContent = time(s.time[t.key][j]);
           timeCells[t.key].seg.style.flexGrow = s.time[t.key][j] / s.time.total[j];
         });
-        timeCells.steps.note.textContent = W.int(data.n_tokens / data.c[i]) + " steps";
+        var steps = data.n_tokens / data.c[i];
+        timeCells.steps.note.textContent = W.int(steps) + (steps === 1 ? " step" : " steps");
         timeCells.tiles.note.textContent = "η = " + pct(data.efficiency[i]);
         timeTotal.textContent = time(s.time.total[j]);
         ofBest.textContent = W.fmt(s.of_best[i], 2) + "× fastest";
@@ -186,6 +205,11 @@
       }
 
       return ctx.plotly().then(function (Plotly) { return chart.start(Plotly, at(st)); }).then(function () {
+        drawOverlay();
+        chart.plot.on("plotly_relayout", function () {  // a resize: the plot area has a new size
+          if (isNarrow() !== drawnNarrow) chart.show(at(st), true);  // ticks and height follow the width
+          drawOverlay();
+        });
         return {
           render: function (state, prev) {
             var redraw = !prev || prev.view !== state.view || prev.d !== state.d || prev.lat !== state.lat;
@@ -195,7 +219,13 @@
             latency.set(data.latencies.indexOf(state.lat));
             if (!prev || prev.view !== state.view) buildTerms();
             paint(at(state));
-            chart.show(at(state), !!prev && redraw);
+            if (prev && redraw) {  // new curves: Plotly redraws them, the overlay follows
+              chart.show(at(state), true);
+              drawOverlay();
+            } else {  // a scrub: the slider and the overlay's cursor (labels it would cover step aside)
+              chart.slider.set(at(state));
+              moveCursor(at(state));
+            }
           },
           describe: function (prev, next) {
             var s = S(next), i = at(next), v = V(next);

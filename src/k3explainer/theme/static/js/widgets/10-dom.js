@@ -18,7 +18,7 @@
  *   80-svg          SVG drawings and text that fits in them; 81 cards, 82 a residual layer
  *   85-camera       pan and zoom over a fixed canvas (FIG 08)
  *   86-lanes        node-and-edge diagrams whose edges run in lanes between the boxes (FIG 08)
- * A project adds its own in static/js/widgets/ (the flagship: 87-f08-gate-demo, 88-f09-layer-chart, 89-f08-story,
+ * A project adds its own in static/js/widgets/ (the flagship: 87-f08-gate-demo, 88-f09-layer-chart, 89-f08-story, 89-f15b-labels,
  * pieces of one figure kept apart only to keep its file small); the build joins both folders.
  */
 (function () {

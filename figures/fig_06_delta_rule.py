@@ -4,6 +4,8 @@ import numpy as np
 
 from k3explainer.kernels import default_scale, delta_rule, delta_rule_chunked, l2_normalize
 
+STAGES = ("read", "error", "write", "state")  # the four stages of a token, named as the component names them
+
 
 def inputs(params: dict):
     """Seeded demo tokens: q, k, v [T, d] (unit-length q and k if asked), one token reusing an earlier key."""
@@ -52,11 +54,16 @@ def build(params: dict, facts) -> dict:
         read_after, _ = delta_rule(k, k, v, betas, scale=1.0)
         repeat = {"token": t + 1, "key_of": src + 1, "old_value": v[src], "read": tr["read"][t],
                   "new_value": v[t], "read_after": read_after[t]}
+    # the step the figure opens on: one whose state already holds several writes (1-based token)
+    open_at = params.get("open_at") or {"token": 1, "stage": "read"}
+    if not 1 <= int(open_at["token"]) <= T or open_at["stage"] not in STAGES:
+        raise ValueError(f"open_at needs a token in 1..{T} and a stage in {STAGES}, got {open_at}")
     # one colour scale for every grid and vector of the figure: the largest magnitude shown
     heat_scale = float(max(np.max(np.abs(x)) for x in (k, v, tr["read"], tr["error"], tr["write"], tr["state"])))
     return {
         "d": d, "beta": beta, "digits": digits, "chunk_size": C,
         "repeat": repeat, "heat_scale": heat_scale,
+        "open_at": {"token": int(open_at["token"]), "stage": open_at["stage"]},
         "q": q, "k": k, "v": v,
         "steps": [
             {"state_prev": tr["state_prev"][t], "read": tr["read"][t], "error": tr["error"][t],

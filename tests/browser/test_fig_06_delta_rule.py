@@ -5,7 +5,7 @@ import pytest
 
 from k3explainer.kernels import delta_rule, delta_rule_chunked
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, table_numbers, tables_numbers
+from .support import assert_axe_clean_through, axe_violations, open_figure, shipped_data, table_numbers, tables_numbers
 
 pytestmark = pytest.mark.browser
 FIG = "fig-06"
@@ -57,7 +57,7 @@ def assert_step_shows(fig, kernel, t, s):
 
 def test_every_stage_by_mouse_and_keyboard_equals_the_kernel(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # the first token, which is not the default view
     assert_step_shows(fig, kernel, 0, 0)
     assert vector_row(fig, "dr-read") == [0, 0, 0, 0]  # the empty state reads zero
     next_btn = fig.get_by_role("button", name="Next step")
@@ -156,7 +156,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     colours differ), stages by picker click and arrow key, the read-back check by click and by R,
     the stepper's keys to the end, and symbols lit from the equation and the figure."""
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # from the first stage: each act below names where it lands
     nxt = fig.get_by_role("button", name="Next step")
 
     def stepper_key(k):
@@ -214,12 +214,13 @@ def test_repeated_key_correction_is_staged(watched, site_url, kernel):
     page, _ = watched
     rep = kernel["data"]["repeat"]
     t, src = rep["token"] - 1, rep["key_of"] - 1
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")
     card = fig.locator(".f06-repeat")
     rows = lambda: table_numbers(card.locator("table"))
     assert rows()[0] == pytest.approx(kernel["v"][src], abs=TOL) and rows()[1] == ["·"] * 4
     card.get_by_role("button", name=f"Go to token {rep['token']}").click()
     assert_step_shows(fig, kernel, t, 0)
+    assert card.get_by_role("button").count() == 0  # already there: no jump offered
     assert rows()[1] == pytest.approx(kernel["tr"]["read"][t], abs=TOL) and rows()[2] == ["·"] * 4
     fig.get_by_role("button", name="Next step").click()
     assert rows()[2] == pytest.approx(kernel["v"][t], abs=TOL) and rows()[3] == ["·"] * 4
@@ -244,7 +245,7 @@ def wait_until(page, fn, ms=4000):
 
 def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # a long run from the start, so it cannot end mid-test
     readout = fig.locator(".k3-stepper-readout")
     play = fig.get_by_role("button", name="Play through the tokens")
     play.click()
@@ -261,3 +262,99 @@ def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
     assert play.get_attribute("aria-pressed") == "false"
     s = int(page.url.split("fig-06.step=")[1].split("&")[0])
     assert_step_shows(fig, kernel, s // 4, s % 4)
+
+
+def test_opens_on_a_state_that_already_holds_writes(watched, site_url, kernel):
+    """The default view is the builder's open_at (the repeated key's token, its write landed), not
+    the empty first token; the prose and the text alternative say so; a link without a step opens
+    it, and back from the next step returns to it."""
+    page, _ = watched
+    data = kernel["data"]
+    tok, stage = data["open_at"]["token"], data["open_at"]["stage"]
+    assert tok - 1 >= 3 and stage == "state"  # several writes already in the state; "once its write has landed"
+    assert np.count_nonzero(np.abs(kernel["tr"]["state_prev"][tok - 1]) >= 0.0005) == 16
+    fig = open_figure(page, site_url, FIG)
+    assert "fig-06.step" not in page.url  # the default is left out of the link
+    assert_step_shows(fig, kernel, tok - 1, STAGES.index(stage))
+    before = fig.locator(".k3-delta-eq table").first
+    assert before.locator("td.is-text").count() == 0  # no placeholder: every cell holds a written value
+    assert axe_violations(page, f"#{FIG}") == []
+    words = f"opens on token {tok} once its write has landed"
+    written = f"tokens 1 to {tok - 1}"
+    alt = page.locator(f"#{FIG}-alt").text_content()
+    prose = page.locator("#deltanet p", has_text="runs this on a tiny state").inner_text()
+    for text in (alt, prose):
+        assert words in " ".join(text.split()) and written in text
+    fig.get_by_role("button", name="Next step").click()
+    assert f"fig-06.step={(tok - 1) * 4 + STAGES.index(stage) + 1}" in page.url
+    page.go_back()
+    wait_until(page, lambda: "fig-06.step" not in page.url)
+    wait_until(page, lambda: fig.locator(".k3-stepper-readout").inner_text().startswith(f"token {tok} "))
+    assert_step_shows(fig, kernel, tok - 1, STAGES.index(stage))
+
+
+def test_the_jump_to_the_repeated_key_is_offered_only_from_elsewhere(watched, site_url, kernel):
+    """The card's button goes to the repeated token from before it ("Go to"), comes back to it from
+    after ("Back to"), and is not there at that token, whatever the stage; the card keeps its height."""
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t = rep["token"] - 1
+    fig = open_figure(page, site_url, FIG)
+    card = fig.locator(".f06-repeat")
+    height = card.bounding_box()["height"]
+    for s in range(4):  # at the repeated token: nothing to jump to
+        fig.locator(f".f06-stages [role=radio][data-value='{s}']").click()
+        assert card.get_by_role("button").count() == 0, STAGES[s]
+    fig.get_by_role("button", name="Next step").click()  # past it
+    assert card.get_by_role("button").all_inner_texts() == [f"Back to token {rep['token']}"]
+    assert card.bounding_box()["height"] == pytest.approx(height, abs=0.5)
+    card.get_by_role("button", name=f"Back to token {rep['token']}").click()
+    assert_step_shows(fig, kernel, t, 0)
+    assert card.get_by_role("button").count() == 0
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")  # before it
+    assert card.get_by_role("button").all_inner_texts() == [f"Go to token {rep['token']}"]
+    card.get_by_role("button").focus()  # by keyboard: the button hides itself, focus stays in the figure
+    page.keyboard.press("Enter")
+    assert_step_shows(fig, kernel, t, 0)
+    assert page.evaluate("() => document.activeElement.classList.contains('k3-stepper')")
+
+
+# Each operator of "S before + write = S after" and the grids around it: the operator's box, and
+# the body (the four rows of cells) of the grid before it and after it.
+OPS_JS = """() => [...document.querySelectorAll('#fig-06 .k3-delta-eq .k3-op')].map(op => {
+  const tables = [...document.querySelectorAll('#fig-06 .k3-delta-eq table')];
+  const after = tables.find(t => op.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const before = tables.filter(t => op.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING).pop();
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                                                                   mid: (r.top + r.bottom) / 2}; };
+  return {op: op.textContent, box: box(op), before: box(before.tBodies[0]), after: box(after.tBodies[0])};
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_each_operator_sits_on_the_row_of_the_terms_it_joins(watched, site_url, width):
+    """'+' and '=' are centred on the rows of the grid they lead into, just left of it, never
+    stranded on a line of their own or below the cells; at 1280 px the whole update is one row,
+    on a phone 'S before + write' is one row and '= S after' the next. Also with every number shown."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    for numbers in (False, True):
+        if numbers:
+            fig.get_by_role("button", name="Show numbers").click()
+        ops = page.evaluate(OPS_JS)
+        assert [o["op"] for o in ops] == ["+", "="]
+        for o in ops:
+            where = (width, numbers, o["op"])
+            assert o["box"]["mid"] == pytest.approx(o["after"]["mid"], abs=2), where  # centred on the grid's cells
+            assert 0 <= o["after"]["left"] - o["box"]["right"] <= 16, where  # right beside it
+        plus, eq = ops
+        if width >= 1000:
+            assert plus["before"]["mid"] == pytest.approx(plus["after"]["mid"], abs=1)  # one row, S before + write = S after
+            assert eq["before"]["mid"] == pytest.approx(eq["after"]["mid"], abs=1)
+            assert 0 <= plus["box"]["left"] - plus["before"]["right"] <= 16
+        elif not numbers:
+            assert plus["before"]["mid"] == pytest.approx(plus["after"]["mid"], abs=1)  # S before + write on one row
+            assert eq["box"]["top"] > plus["after"]["bottom"]  # "= S after" on the next
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing widens the page

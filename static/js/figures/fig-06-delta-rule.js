@@ -13,9 +13,15 @@
     { name: "state", text: "new S", sym: "dr-state" },
   ];
 
+  /* the step the figure opens on (the builder's open_at): a state that already holds several writes */
+  function openStep(data) {
+    var o = data.open_at, s = STAGES.map(function (st) { return st.name; }).indexOf(o.stage);
+    return (o.token - 1) * STAGES.length + s;
+  }
+
   K3.register("fig-06-delta-rule", {
     state: function (data) {
-      return { step: K3.state.int(0, data.steps.length * STAGES.length - 1, 0), rb: K3.state.bool(false) };
+      return { step: K3.state.int(0, data.steps.length * STAGES.length - 1, openStep(data)), rb: K3.state.bool(false) };
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el, dig = data.digits, heat = { scale: data.heat_scale };
@@ -44,6 +50,14 @@
         "aria-label": "write strength beta = " + W.fmt(data.beta, 2), text: "β = " + W.fmt(data.beta, 2) });
       var note = el("p", { class: "f06-note" });
       var panel = W.deltaStep({ d: data.d, digits: dig, vectorsCaption: "this token", heat: heat });
+      /* bind each operator to the term after it ("+ write", "= S after"), so a wrapped line starts
+       * with its operator instead of leaving it stranded at the end of the line above */
+      [].forEach.call(panel.node.querySelectorAll(".k3-delta-eq > .k3-op"), function (op) {
+        var term = el("span", { class: "f06-term" });
+        op.parentNode.insertBefore(term, op);
+        term.appendChild(op);
+        term.appendChild(term.nextSibling);
+      });
       var root = el("div", { class: "f06" });
 
       /* the repeated key, staged: what the key stored, what it reads now, the new value, the read after */
@@ -52,9 +66,15 @@
         rows: ["v" + W.sub(rep.key_of) + " (stored)", "read Sᵀk", "v" + W.sub(rep.token) + " (new)", "read after write"],
         cols: W.range(data.d, function (i) { return String(i + 1); }), corner: "", digits: dig, heat: heat });
       var repText = el("p", { class: "f06-small" });
-      var repGo = rep && el("button", { type: "button", class: "k3-btn", text: "Go to token " + rep.token,
-        on: { click: function () { ctx.set({ step: (rep.token - 1) * NS }, "click"); } } });
-      var repCard = rep && el("section", { class: "f06-repeat", "aria-label": "Repeated key" }, repTable.node, repText, repGo);
+      // a jump to the repeated token, offered only from elsewhere (its wording says which way it goes)
+      var repGo = rep && el("button", { type: "button", class: "k3-btn f06-go",
+        on: { click: function () {
+          var had = document.activeElement === repGo;
+          ctx.set({ step: (rep.token - 1) * NS }, "click");
+          if (had) stepper.node.focus({ preventScroll: true });  // the button hides itself: keep the keyboard's place, on the stepper
+        } } });
+      var repCard = rep && el("section", { class: "f06-repeat", "aria-label": "Repeated key" }, repGo,
+        el("div", { class: "k3-scroll" }, repTable.node), repText);  // with every number shown it can outgrow a phone
 
       /* read-back check: write (k₁, v₁) into an empty state and read it with q = k₁ */
       var rbButton = el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", text: "Read-back check (R)",
@@ -99,6 +119,8 @@
           : "After the write the key reads " + W.fmt(data.beta * 100, 0) + " % of the way from the old read to the new value (β = " +
             W.fmt(data.beta, 2) + ", unit-length key).";
         repCard.classList.toggle("is-current", t === r);
+        repGo.classList.toggle("is-here", t === r);  // not offered where it would lead (it sits out of the flow: nothing moves)
+        repGo.textContent = (t < r ? "Go to token " : "Back to token ") + rep.token;
       }
       function paintStep(step) {
         var t = tokenOf(step), s = stageOf(step), d = data.steps[t];
@@ -108,6 +130,8 @@
         paintRepeat(t, s);
         note.textContent = t === 0 ? "Token 1: the state is empty, so the read is zero and the write is β k vᵀ."
           : rep && t === rep.token - 1 ? "Token " + rep.token + " reuses token " + rep.key_of + "'s key with a new value: the read returns roughly the old value, blurred by the writes since, and the write moves it most of the way to the new one."
+          // the chips appear with the error, so the read stage says what is being read instead
+          : s === 0 ? "Token " + (t + 1) + ": first, read what the state already holds for this key."
           : "Token " + (t + 1) + ": the write is k (chips down its side) times the error (chips along its top).";
       }
       function paintReadback(readback) {

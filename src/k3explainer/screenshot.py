@@ -38,6 +38,11 @@ def main(argv: list[str]) -> int:
         if selector:
             page.evaluate("() => window.K3 && K3.initAll()")
             page.wait_for_function(READY, arg=selector, timeout=30000)
+            # A section far from view skips layout (content-visibility: auto) and counts as an estimate
+            # until laid out; an element taller than the screen is captured from a page grown to its
+            # full height, which lays out those sections mid-capture and moves the element from under
+            # the clip (FIG 06 came out as the end of §05). Laid out first, the page holds still.
+            page.add_style_tag(content="section.section { content-visibility: visible !important; }")
             element = page.locator(selector).first
             element.scroll_into_view_if_needed()
             page.evaluate("() => document.fonts.ready")

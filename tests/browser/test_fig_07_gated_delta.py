@@ -218,3 +218,19 @@ def test_layout_uses_the_width_and_fits_a_phone_screen(watched, site_url):
     assert right["left"] >= left["right"] and abs(right["bottom"] - left["bottom"]) < 1
     slider, plot = fig.locator(".k3-slider input").evaluate(BOX_JS), fig.locator(".f07-svg").evaluate(BOX_JS)
     assert plot["bottom"] - slider["top"] <= 844
+
+
+def test_a_tap_shows_a_cells_value_as_the_legend_says(browser, browser_context_args, site_url):
+    """The heat legend tells a phone reader to tap: a tapped cell takes focus and shows its number."""
+    context = browser.new_context(**{**browser_context_args, "has_touch": True, "viewport": {"width": 390, "height": 844}})
+    page = context.new_page()
+    try:
+        fig = open_figure(page, site_url, FIG)
+        assert "tap" in fig.locator(".k3-heat-note").inner_text()
+        cell = fig.locator(".k3-state tbody td").nth(5)
+        number = cell.locator(".k3-heat-n")
+        assert number.bounding_box()["width"] <= 1  # hidden until asked for
+        cell.tap()
+        assert number.bounding_box()["width"] > 10 and number.inner_text().strip()
+    finally:
+        context.close()

@@ -75,7 +75,7 @@
       "aria-label": "Colour scale: blue for negative values, orange for positive, strongest at ±" + f(scale) },
       W.el("span", { class: "k3-num", text: f(-scale) }), W.el("span", { class: "k3-heat-bar" }),
       W.el("span", { class: "k3-num", text: "+" + f(scale) }),
-      W.el("span", { class: "k3-heat-note", text: "hover or focus a cell for its value" }));
+      W.el("span", { class: "k3-heat-note", text: "hover, tap or focus a cell for its value" }));
   };
 
   H.toggle = function (root) {

@@ -25,7 +25,7 @@
  *   narrow: narrower forms of the text, to try in order when the text itself finds no spot.
  *   geom: {w, h, curves: [{x: [px], y: [px], half}], ring: {x, y, r}} in plot-area pixels
  *   (y downward), built by the caller from the data and Plotly's plot-area size, so nothing here
- *   reads the page's layout. Text widths come from a canvas (measureText lays nothing out).
+ *   reads the page's layout. Text widths come from the SVG toolkit's canvas measure (it lays nothing out).
  *   place(geom, cursor) → [{left, top, width, height, form}, …] per label (form k > 0: narrow[k - 1];
  *   null: no clear spot), for a
  *   cursor at x = cursor px (null: none). Placements are memoised per geom and cursor position.
@@ -58,13 +58,12 @@
   function meets(a, r) { return a[0] < r[2] && r[0] < a[2] && a[1] < r[3] && r[1] < a[3]; }
 
   W.f15bLabels = function (opts) {
-    var ctx2d = document.createElement("canvas").getContext("2d");
-    ctx2d.font = opts.font.size + "px " + opts.font.family;
+    var font = opts.font.size + "px " + opts.font.family;
     var lineH = W.f15bLineHeight(opts.font.size);
     var forms = opts.labels.map(function (l) {  // each form's box: its lines, and 1 px to spare all round
       return [l.text].concat(l.narrow || []).map(function (t) {
         var lines = t.split("\n");
-        return { width: Math.ceil(Math.max.apply(null, lines.map(function (x) { return ctx2d.measureText(x).width; }))) + 2,
+        return { width: Math.ceil(Math.max.apply(null, lines.map(function (x) { return W.svg.textWidth(font, x); }))) + 2,
           height: lines.length * lineH + 2 };
       });
     });

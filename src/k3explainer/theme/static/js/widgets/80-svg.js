@@ -17,6 +17,8 @@
  *   K3W.svg.plus(cx, cy, r, cls)             ⊕, where two streams add (hidden from screen readers)
  *   K3W.svg.pressable(node, fn)              a node (role="button") that calls fn("click" | "key")
  *                                            on a click, Enter or Space
+ *   K3W.svg.textWidth(font, s)              s's width in a CSS font ("12px sans-serif"), remembered;
+ *                                            for text placed by hand (FIG 15b's curve labels)
  *   K3W.svg.type(styles) → t                 a typesetter for named text styles,
  *       styles: {name: [family, size px, weight, line height px]}; a family "--sans" is read from
  *       the page's CSS custom property of that name
@@ -83,6 +85,7 @@
     }
     return measured[key];
   }
+  S.textWidth = measure;  // (CSS font shorthand, text) → px; for text placed by hand, e.g. labels over a chart
 
   S.type = function (styles) {
     var css = getComputedStyle(document.documentElement), F = {};

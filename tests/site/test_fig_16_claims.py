@@ -160,6 +160,8 @@ def test_the_kda_state_reads_least_at_decode(data, prose, spec):
             assert np.all(np.diff(r) > 0), m
     assert np.all(reads["kda"] == reads["kda"][0])
     assert "no mechanism reads less per decode step than the KDA state" in prose
+    assert "(at the slider's shortest context the MLA cache reads exactly as much)" in prose
+    assert reads["mla"][0] == reads["kda"][0] and data["n"][0] == min(data["n"])
     assert "never reads more than another mechanism" in " ".join(spec.alt.split())
 
 
@@ -186,6 +188,11 @@ def test_demo_constants_named_in_the_spec_are_the_params(spec, data):
     for want in (f"d_h = {P['d_h']}", f"{P['n_heads']} heads", f"d_c = {P['d_c']}", f"C = {P['chunk_size']}"):
         assert want in name
     assert f"{P['hybrid_kda_per_mla']}:1" in spec.constants[-1].name
+    # the caption's "exactly 3 KDA to 1 MLA": the kernel's hybrid is that average, not Kimi Linear's 20:7 count
+    assert f"at exactly {P['hybrid_kda_per_mla']} KDA to 1 MLA" in " ".join(spec.caption.split())
+    for p, q in (("prefill", "flops"), ("decode", "reads")):
+        terms, whole = parts(data, "hybrid", p, q), {m: arr(data["values"][m][p][q]) for m in ("kda", "mla")}
+        assert np.allclose(terms["kda"], 0.75 * whole["kda"]) and np.allclose(terms["mla"], 0.25 * whole["mla"])
     assert re.search(r"\b3:1\b", data["mechanisms"][-1]["label"]) and P["hybrid_kda_per_mla"] == 3
 
 

@@ -2,7 +2,8 @@
 
 Prints build times (cold = fresh process and empty caches; rebuild = fresh process, figure data
 and math cached; warm = nothing changed, so the build stamp skips it)
-against a bare markdown-it render of the same sections, rebuild-to-reload time under --serve,
+against a bare markdown-it render of the same sections, rebuild-to-reload time under --serve
+(after a prose edit, and after a figure param edit that runs its builder again),
 byte counts (first view, per figure, after scrolling everything in), paint timings and layout
 shift in Chromium at desktop and phone sizes, and for every live figure the p50/p95 time from an
 input event to the next painted frame. Numbers, not assertions: budgets are tested elsewhere.
@@ -52,34 +53,74 @@ def _bare_markdown_seconds(root: Path) -> float:
 
 def _reload_seconds(root: Path, tmp: Path) -> float:
     """Edit one section under --serve and time until the reload event reaches a client."""
+    def edit(project: Path) -> None:
+        section = project / "content" / "06-deltanet.md"
+        section.write_text(section.read_text() + "\nOne more sentence.\n")
+
+    return _serve_edit_seconds(root, tmp, edit)
+
+
+# A figure whose builder is cheap (a few ms) and writes no Markdown, and a param of it: the edit
+# times what --serve itself adds to a builder's run (reparse the spec, run the builder, ship its data).
+FIGURE_EDIT = ("fig-02", "seed")
+
+
+def _figure_reload_seconds(root: Path, tmp: Path) -> float:
+    """Edit a param of one figure spec under --serve (its builder runs again: the new params are
+    in no cache) and time until the reload event reaches a client."""
+    fid, param = FIGURE_EDIT
+
+    def edit(project: Path) -> None:
+        spec = project / "content" / "figures" / f"{fid}.yaml"
+        text, n = re.subn(rf"(?m)^(  {param}: )(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", spec.read_text(), count=1)
+        if not n:
+            raise RuntimeError(f"{spec.name} has no integer param {param!r} to edit (see bench.FIGURE_EDIT)")
+        spec.write_text(text)
+
+    return _serve_edit_seconds(root, tmp, edit)
+
+
+def _serve_edit_seconds(root: Path, tmp: Path, edit) -> float:
+    """Serve a copy of the project, make `edit(copy)` and time until the reload event reaches a
+    client. The copy starts from the project's caches (figure data, math) but writes its own, so an
+    edit measured here never invalidates the project's."""
     project = tmp / "project"
     for folder in ("content", "templates", "static", "figures"):
         if (root / folder).is_dir():
-            shutil.copytree(root / folder, project / folder)
+            shutil.copytree(root / folder, project / folder, ignore=shutil.ignore_patterns("__pycache__"))
     if (root / "derived.py").is_file():
         shutil.copy(root / "derived.py", project / "derived.py")
-    for link in ("node_modules", ".cache"):
-        (project / link).symlink_to(root / link)
+    (project / "node_modules").symlink_to(root / "node_modules")
+    for cached in ("figures", "math.json"):
+        source = root / ".cache" / cached
+        if source.is_dir():
+            shutil.copytree(source, project / ".cache" / cached)
+        elif source.is_file():
+            (project / ".cache").mkdir(exist_ok=True)
+            shutil.copy(source, project / ".cache" / cached)
     log = tmp / "serve.log"
     with open(log, "w") as sink:
         proc = subprocess.Popen([sys.executable, "-u", "-m", "k3explainer.cli", "serve", "--root", str(project),
                                  "--port", "0", "--out", str(tmp / "served")], stdout=sink, stderr=subprocess.STDOUT)
     try:
-        for _ in range(300):
+        for _ in range(600):
             m = re.search(r"at (http://127\.0\.0\.1:\d+/)", log.read_text())
-            if m:
+            if m or proc.poll() is not None:
                 break
             time.sleep(0.1)
+        if not m:
+            raise RuntimeError(f"the server did not start; its log:\n{log.read_text()[-2000:]}")
         events = urllib.request.urlopen(m.group(1) + "__k3/events", timeout=60)
-        section = project / "content" / "06-deltanet.md"
         t0 = time.perf_counter()
-        section.write_text(section.read_text() + "\nOne more sentence.\n")
+        edit(project)
         while True:
             line = events.readline()
             if not line:
                 raise RuntimeError(f"the server closed the event stream; its log:\n{log.read_text()[-2000:]}")
             if b"event: reload" in line:
                 break
+            if b"event: error-report" in line:
+                raise RuntimeError(f"the edit broke the build; the server's log:\n{log.read_text()[-2000:]}")
         return time.perf_counter() - t0
     finally:
         proc.terminate()
@@ -174,6 +215,7 @@ BUDGETS = {
     "first view before any figure, gzip B": (80_000, "max"),
     "input → next painted frame p95, worst figure, ms": (50, "max"),
     "--serve: edit a section → reload event, s": (0.15, "max"),
+    "--serve: edit a figure's param → reload event, s": (0.3, "max"),
     "warm build, s": (0.4, "max"),
     "cold build, s": (1.5, "max"),
     "layout shift (desktop and phone)": (0, "max"),
@@ -195,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         rebuild = [_build_seconds(root, site, caches="data") for _ in range(args.runs)]
         warm = [_build_seconds(root, site, caches="all") for _ in range(args.runs)]
         bare = [_bare_markdown_seconds(root) for _ in range(args.runs)]
-        reload_s = _reload_seconds(root, tmp)
+        reload_s = statistics.median(_reload_seconds(root, tmp / f"reload-{i}") for i in range(args.runs))
+        figure_reload_s = statistics.median(_figure_reload_seconds(root, tmp / f"figure-reload-{i}") for i in range(args.runs))
         summary = subprocess.run([*BUILD, "--root", str(root), "--out", str(site)],
                                  check=True, capture_output=True, text=True).stdout
         m = _browser_metrics(site)
@@ -204,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build, warm (nothing changed):  {fmt(warm)}")
         print(f"rebuild, figure data cached:    {fmt(rebuild)}")
         print(f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline")
-        print(f"--serve edit → reload event:    {reload_s:.2f} s")
+        print(f"--serve edit → reload event:    {reload_s:.2f} s (a section), {figure_reload_s:.2f} s "
+              f"({FIGURE_EDIT[0]}'s {FIGURE_EDIT[1]}); median of {args.runs}")
         raw, gz = _bytes(site, m["first_view_files"])
         measured["first view before any figure, gzip B"] = gz
         print(f"first view ({len(m['first_view_files'])} files: HTML, CSS, JS, fonts): {raw:,d} B raw, {gz:,d} B gzip")
@@ -223,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {fid:8s} {p50:6.1f} ms / {p95:6.1f} ms  (n={n})")
         measured["input → next painted frame p95, worst figure, ms"] = max(p95 for _, p95, _ in m["input_to_paint"].values())
         measured["--serve: edit a section → reload event, s"] = reload_s
+        measured["--serve: edit a figure's param → reload event, s"] = figure_reload_s
         measured["warm build, s"] = statistics.median(warm)
         measured["cold build, s"] = statistics.median(cold)
         measured["layout shift (desktop and phone)"] = max(m["desktop_paint"]["cls"], m["phone_paint"]["cls"])

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 from pydantic_core import PydanticCustomError
 
 from .errors import Diagnostics
+from .memo import Memo
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import YamlProblem, load
@@ -117,11 +118,20 @@ def check_content_files(folder: Path, diags: Diagnostics) -> None:
             diags.add(path, 1, 1, "unsupported file in content/figures: a figure spec is a fig-NN.yaml file")
 
 
-def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics) -> list[Section]:
+def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics, memo: Memo | None = None) -> list[Section]:
+    """With a memo (`--serve`), a section whose text is unchanged is not parsed again."""
     parts = {p.id for p in site.parts} if site else set()
     sections: list[Section] = []
     for path in sorted(folder.glob("*.md")):
-        section = _load_one(path, md, diags)
+        try:
+            text = memo.files.text(path) if memo else path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
+            continue
+        if memo is None:
+            section = _load_one(path, text, md, diags)
+        else:
+            section = memo.get(("section", path), (text, md), lambda: _load_one(path, text, md, diags), diags)
         if section is None:
             continue
         if parts and section.meta.part not in parts:
@@ -131,12 +141,7 @@ def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagno
     return sorted(sections, key=lambda s: s.meta.number)
 
 
-def _load_one(path: Path, md: MarkdownIt, diags: Diagnostics) -> Section | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
-        return None
+def _load_one(path: Path, text: str, md: MarkdownIt, diags: Diagnostics) -> Section | None:
     env: dict = {"docId": path.stem}
     tokens = md.parse(text, env)
     if not tokens or tokens[0].type != "front_matter":

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import projectcode
 from .errors import Diagnostics
+from .memo import Memo
 from .validate import validate
 from .yamlmarks import YamlProblem, load
 
@@ -66,7 +67,7 @@ class Facts:
         return parts
 
 
-def project_facts(root: Path, diags: Diagnostics) -> Facts:
+def project_facts(root: Path, diags: Diagnostics, memo: Memo | None = None) -> Facts:
     """The project's facts file and what its derived.py computes from it."""
     try:
         derive = projectcode.derive_hook(root)
@@ -74,7 +75,12 @@ def project_facts(root: Path, diags: Diagnostics) -> Facts:
         diags.add(root / "derived.py", projectcode.line_in(e, root / "derived.py"), 1,
                   f"derived.py does not load: {type(e).__name__}: {e}")
         derive = None
-    return load_facts(root / "content" / "facts.yaml", diags, derive=derive, derive_file=root / "derived.py")
+    path = root / "content" / "facts.yaml"
+    load = lambda: load_facts(path, diags, derive=derive, derive_file=root / "derived.py")  # noqa: E731
+    if memo is None:
+        return load()
+    # the same facts object while the file and the derive hook (re-imported when Python changes) are
+    return memo.get(("facts", path), (memo.files.bytes(path) if path.is_file() else None, derive), load, diags)
 
 
 def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | None = None) -> Facts:

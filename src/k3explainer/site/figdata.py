@@ -6,17 +6,19 @@ projectcode.py). It calls the kernels and returns plain data for the client comp
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
 import os
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import projectcode
 from .errors import Diagnostics
 from .facts import Facts
+from .memo import Memo
 from .specs import Spec
 from .validate import validate
 
@@ -51,20 +53,26 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
-def dumps(value: Any) -> str:
-    """Canonical JSON: the same data always gives the same bytes."""
-    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+def dumps(value: Any, *, ready: bool = False) -> str:
+    """Canonical JSON: the same data always gives the same bytes. `ready`: the value is plain JSON
+    data already (figure data is, once build_figure_data has it), so it is not walked again."""
+    return json.dumps(value if ready else to_jsonable(value), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, allow_nan=False)
 
 
 def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path,
-                      cache: Path | None = None) -> dict[str, dict]:
+                      cache: Path | None = None, memo: Memo | None = None,
+                      on_data: Callable[[str, dict], None] | None = None) -> dict[str, dict]:
     """Figure id → its builder's data (JSON-ready), for every spec that is not pending.
 
     With a cache folder, a figure whose inputs are unchanged (its params, the facts, the source of
     the builders and kernels) is read back from the last build instead of recomputed, as Observable
-    Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel."""
+    Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel.
+    With a memo (`--serve`), it is kept in memory under the same key, so not even read back.
+    The data returned is shared with later builds: callers must not change it. `on_data(fid, data)`
+    is called as each figure's data is ready (the pipeline starts rendering its formulas)."""
     out: dict[str, dict] = {}
-    code = _code_digest(facts, root)
+    code = _code_digest(facts, root, memo)
     for fid, spec in sorted(specs.items()):
         m = spec.model
         if m.pending:
@@ -75,28 +83,47 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, 
             file = projectcode.builder_file(root, m.builder)
             diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
             continue
-        params = checked_params(module, spec, diags)
-        if params is None:
+        checked = lambda: _checked(module, spec, diags)  # noqa: E731
+        got = checked() if memo is None else memo.get(("params", fid), (spec, module), checked, diags)
+        if got is None:
             continue
-        key = hashlib.sha256(f"{code}\n{m.builder}\n{dumps(params)}".encode()).hexdigest()
-        cached = _read_cached(cache, fid, key)
-        if cached is not None:
-            out[fid] = cached
-            continue
-        try:
-            data = module.build(params, facts)
-            if not isinstance(data, dict) or "provenance" not in data:
-                raise TypeError("a builder returns a dict with a 'provenance' entry")
-            out[fid] = to_jsonable({"id": fid, **data})
-            _write_cached(cache, fid, key, out[fid])
-        except Exception as e:  # a builder's failure is an author-facing build error, not a crash
-            frame = traceback.extract_tb(e.__traceback__)[-1]
-            diags.add(spec.path, *spec.where("builder"),
-                      f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        params, params_json = got
+        key = hashlib.sha256(f"{code}\n{m.builder}\n{params_json}".encode()).hexdigest()
+        compute = lambda: _data(module, params, facts, fid, spec, key, cache, diags)  # noqa: E731
+        data = compute() if memo is None else memo.get(("figure data", fid), key, compute, diags)
+        if data is not None:
+            out[fid] = data
+            if on_data is not None:
+                on_data(fid, data)
     return out
 
 
-def _code_digest(facts: Facts, root: Path) -> str:
+def _checked(module, spec: Spec, diags: Diagnostics) -> tuple[dict, str] | None:
+    params = checked_params(module, spec, diags)
+    return None if params is None else (params, dumps(params))
+
+
+def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, cache: Path | None,
+          diags: Diagnostics) -> dict | None:
+    cached = _read_cached(cache, fid, key)
+    if cached is not None:
+        return cached
+    m = spec.model
+    try:  # (a copy: a builder may change its params, and they are kept between rebuilds)
+        data = module.build(copy.deepcopy(params), facts)
+        if not isinstance(data, dict) or "provenance" not in data:
+            raise TypeError("a builder returns a dict with a 'provenance' entry")
+        data = to_jsonable({"id": fid, **data})
+    except Exception as e:  # a builder's failure is an author-facing build error, not a crash
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        diags.add(spec.path, *spec.where("builder"),
+                  f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        return None
+    _write_cached(cache, fid, key, data)
+    return data
+
+
+def _code_digest(facts: Facts, root: Path, memo: Memo | None = None) -> str:
     """What every figure's data depends on besides its params: the project's builders and
     derived.py, the engine's kernels, the facts (file and how they are read) and this module's
     JSON conversion."""
@@ -105,10 +132,16 @@ def _code_digest(facts: Facts, root: Path) -> str:
     package = Path(k3explainer.__file__).parent
     sources = sorted([*package.glob("kernels/*.py"), *projectcode.sources(root),
                       package / "site" / "facts.py", Path(__file__)])
-    h = hashlib.sha256()
-    for path in [*sources, *([facts.path] if facts.path else [])]:
-        h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
-    return h.hexdigest()
+    read = memo.files.bytes if memo else Path.read_bytes
+    parts = tuple((path.name, read(path) if path.is_file() else b"") for path in [*sources, *([facts.path] if facts.path else [])])
+
+    def digest() -> str:
+        h = hashlib.sha256()
+        for name, data in parts:
+            h.update(name.encode() + b"\0" + data + b"\0")
+        return h.hexdigest()
+
+    return digest() if memo is None else memo.get(("code digest",), parts, digest)
 
 
 def _read_cached(cache: Path | None, fid: str, key: str) -> dict | None:
@@ -143,14 +176,51 @@ def checked_params(module, spec: Spec, diags: Diagnostics) -> dict | None:
     return None if checked is None else checked.model_dump()
 
 
-def markdown_fields(value: Any, path: str = ""):
-    """Yield (container, key, dotted path) for every string under a key ending in `_md`.
+def markdown_paths(value: Any) -> list[tuple[tuple, str]]:
+    """(path of keys and indices, text) of every string under a key ending in `_md`, in document
+    order. Figure data is mostly long lists of numbers: only containers are walked into.
 
     Builders may return inline Markdown (facts, math, links) in such keys; the pipeline checks
-    and renders it like prose and stores the HTML under the same name ending in `_html`."""
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in list(items):  # (only containers are walked into: data is mostly long lists of numbers)
-        if isinstance(key, str) and key.endswith("_md") and isinstance(item, str):
-            yield value, key, f"{path}.{key}" if path else key
-        elif isinstance(item, (dict, list)):
-            yield from markdown_fields(item, f"{path}.{key}" if path else str(key))
+    and renders it like prose and ships the HTML under the same name ending in `_html` (with_html)."""
+    found: list[tuple[tuple, str]] = []
+
+    def walk(node, loc: tuple) -> None:
+        if type(node) is dict:
+            for key, item in node.items():
+                if type(item) is str:
+                    if type(key) is str and key.endswith("_md"):
+                        found.append(((*loc, key), item))
+                elif type(item) is dict or type(item) is list:
+                    walk(item, (*loc, key))
+        else:
+            for i, item in enumerate(node):
+                if type(item) is dict or type(item) is list:
+                    walk(item, (*loc, i))
+
+    if type(value) is dict or type(value) is list:
+        walk(value, ())
+    return found
+
+
+def with_html(value: Any, html: dict[tuple, str]) -> Any:
+    """`value` with each `..._md` string at a path in `html` replaced by that HTML under the key
+    ending in `_html` (added last, as an assignment would). Only the containers on those paths are
+    copied; the rest is shared with `value`, which stays as it was."""
+    if not html:
+        return value
+    heads: dict = {}
+    for loc, text in html.items():
+        heads.setdefault(loc[0], {})[loc[1:]] = text
+    if type(value) is list:
+        out = list(value)
+        for i, rest in heads.items():
+            out[i] = with_html(out[i], rest)
+        return out
+    out = dict(value)
+    for key, rest in heads.items():
+        if () in rest:  # the _md key itself
+            del out[key]
+            out[key[:-3] + "_html"] = rest.pop(())
+        if rest:
+            out[key] = with_html(out[key], rest)
+    return out

@@ -247,11 +247,16 @@ def _install_renderers(md: MarkdownIt) -> None:
 
     def heading(self, tokens, idx, options, env):
         tok = tokens[idx]
-        # the page's h1 is the title and each section's h2 its heading, so `##` in a section is an h3
-        tok.tag = f"h{min(int(tok.tag[1]) + 1, 6)}"
+        # the page's h1 is the title and each section's h2 its heading, so `##` in a section is an h3;
+        # the token is put back as parsed, so a kept parse (--serve) renders the same again
+        tag, attrs = tok.tag, tok.attrs
+        tok.tag = f"h{min(int(tag[1]) + 1, 6)}"
         if tok.type == "heading_open" and tok.attrGet("id"):
-            tok.attrSet("id", f"{env['doc_id']}-{tok.attrGet('id')}")
-        return self.renderToken(tokens, idx, options, env)
+            tok.attrs = {**attrs, "id": f"{env['doc_id']}-{attrs['id']}"}
+        try:
+            return self.renderToken(tokens, idx, options, env)
+        finally:
+            tok.tag, tok.attrs = tag, attrs
 
     def container(kind):
         def open_(self, tokens, idx, options, env):

@@ -25,18 +25,40 @@ from pathlib import Path
 
 from .errors import Diagnostics
 from .markdown import MathItem
+from .memo import Memo
 
 SCRIPT = Path(__file__).with_name("math_render.cjs")
 
 
-def _renderer_version(node_modules: Path) -> str:
+def renderer_version(node_modules: Path, memo: Memo | None = None) -> str:
     """Temml's version and the render script's hash: a change to either renders every formula again."""
-    temml = json.loads((node_modules / "temml" / "package.json").read_text())["version"]
-    return temml + "/" + hashlib.sha256(SCRIPT.read_bytes()).hexdigest()[:16]
+    package, script = node_modules / "temml" / "package.json", SCRIPT
+    if memo is None:
+        return _version(package.read_bytes(), script.read_bytes())
+    parts = (memo.files.bytes(package), memo.files.bytes(script))
+    return memo.get(("math version", node_modules), parts, lambda: _version(*parts))
 
 
-def _key(version: str):
-    return lambda m: hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
+def _version(package: bytes, script: bytes) -> str:
+    return json.loads(package)["version"] + "/" + hashlib.sha256(script).hexdigest()[:16]
+
+
+def _key(version: str, memo: Memo | None = None):
+    """Formula → its cache key; with a memo the keys are remembered (a rebuild needs all of them)."""
+    def key(m: MathItem) -> str:
+        return hashlib.sha256(f"{version}\0{int(m.display)}\0{m.tex}".encode()).hexdigest()
+
+    if memo is None:
+        return key
+    known: dict = memo.keep(f"math keys {version}", dict)
+
+    def remembered(m: MathItem) -> str:
+        k = known.get(m)
+        if k is None:
+            k = known[m] = key(m)
+        return k
+
+    return remembered
 
 
 class Renderer:
@@ -70,46 +92,65 @@ class Renderer:
         self.proc.wait()
 
 
-Prefetch = tuple[list[MathItem], "Future[list[dict] | str]", Renderer]
+class Prefetch:
+    """Formulas sent to node as soon as they are known, batch after batch on one node process, in
+    a thread (node runs while Python goes on): the prose's and captions' before the builders run,
+    each figure's own as its builder returns. render_math collects them."""
+
+    def __init__(self, node: str, node_modules: Path, key, cache: dict):
+        self.node, self.node_modules, self.key, self.cache = node, node_modules, key, cache
+        self.renderer: Renderer | None = None
+        self.pool: ThreadPoolExecutor | None = None
+        self.sent: set[MathItem] = set()
+        self.jobs: list[tuple[list[MathItem], Future]] = []
+
+    def add(self, items: list[MathItem]) -> None:
+        missing = [m for m in dict.fromkeys(items) if m not in self.sent and self.key(m) not in self.cache]
+        if not missing:
+            return
+        if self.renderer is None:
+            self.renderer = Renderer(self.node, self.node_modules)
+            self.pool = ThreadPoolExecutor(max_workers=1)
+        self.sent.update(missing)
+        self.jobs.append((missing, self.pool.submit(self.renderer.render, missing)))
+
+    def finish(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False)
 
 
-def prefetch_math(items: list[MathItem], node_modules: Path, cache_file: Path) -> Prefetch | None:
-    """Start rendering the formulas not in the cache in a thread (node runs while Python goes on);
-    render_math collects them, and renders any others on the same node process. None when there is
-    nothing to start (or no Temml or node: render_math reports that)."""
+def prefetch_math(items: list[MathItem], node_modules: Path, cache_file: Path, memo: Memo | None = None) -> Prefetch | None:
+    """Start rendering the formulas not in the cache (more may be added to the returned Prefetch);
+    render_math collects them, and renders any others on the same node process. None without
+    Temml or node (render_math reports that)."""
     node = shutil.which("node")
     if node is None or not (node_modules / "temml").is_dir():
         return None
-    key, cache = _key(_renderer_version(node_modules)), _read_cache(cache_file)
-    missing = [m for m in dict.fromkeys(items) if key(m) not in cache]
-    if not missing:
-        return None
-    renderer = Renderer(node, node_modules)
-    pool = ThreadPoolExecutor(max_workers=1)
-    job = pool.submit(renderer.render, missing)
-    pool.shutdown(wait=False)
-    return missing, job, renderer
+    prefetch = Prefetch(node, node_modules, _key(renderer_version(node_modules, memo), memo), _read_cache(cache_file, memo))
+    prefetch.add(items)
+    return prefetch
 
 
 def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path, cache_file: Path,
-                diags: Diagnostics, prefetched: Prefetch | None = None) -> dict[MathItem, str]:
+                diags: Diagnostics, prefetched: Prefetch | None = None, memo: Memo | None = None) -> dict[MathItem, str]:
     """Render every distinct formula; report failures at each place the formula was written."""
     if not (node_modules / "temml").is_dir():
         diags.add(node_modules, 1, 1, "Temml is not installed: run `npm ci --ignore-scripts`")
         return {}
-    key = _key(_renderer_version(node_modules))
-    cache = _read_cache(cache_file)
+    key = _key(renderer_version(node_modules, memo), memo)
+    cache = _read_cache(cache_file, memo)
     fresh = False
     renderer = None
     try:
         if prefetched is not None:
-            formulas, job, renderer = prefetched
-            results = job.result()
-            if isinstance(results, str):
-                diags.add(SCRIPT, 1, 1, results)
-                return {}
-            cache.update((key(m), res) for m, res in zip(formulas, results))
-            fresh = True
+            renderer = prefetched.renderer
+            for formulas, job in prefetched.jobs:
+                results = job.result()
+                if isinstance(results, str):
+                    diags.add(SCRIPT, 1, 1, results)
+                    return {}
+                cache.update((key(m), res) for m, res in zip(formulas, results))
+                fresh = True
         missing = [m for m in dict.fromkeys(m for m, *_ in items) if key(m) not in cache]
         if missing:
             node = shutil.which("node")
@@ -124,6 +165,8 @@ def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path
             cache.update((key(m), res) for m, res in zip(missing, results))
             fresh = True
     finally:
+        if prefetched is not None:
+            prefetched.finish()
         if renderer is not None:
             renderer.close()
     if fresh:
@@ -138,7 +181,11 @@ def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path
     return html
 
 
-def _read_cache(path: Path) -> dict:
+def _read_cache(path: Path, memo: Memo | None = None) -> dict:
+    """The rendered formulas; with a memo, read once and then kept in memory (entries are only
+    ever added, each under a key naming the renderer's version, so the memory stays valid)."""
+    if memo is not None:
+        return memo.keep(f"math cache {path}", lambda: _read_cache(path))
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):
@@ -160,22 +207,36 @@ COMMENT = re.compile(r"/\*.*?\*/", re.S)
 FONT_FILES = ("latinmodern-math-core.woff2", "latinmodern-math-more.woff2")
 
 
-def math_assets(node_modules: Path, fonts: Path) -> dict[str, bytes]:
+def math_assets(node_modules: Path, fonts: Path, memo: Memo | None = None) -> dict[str, bytes]:
     """Temml's stylesheet, and the math fonts with their @font-face rules in a sheet of their own.
 
     The font sheet is added by the runtime only when math nears the viewport, so the first view
     fetches no math font; within it, the browser fetches only the faces whose Unicode ranges the
     formulas use (theme/math-fonts/make_fonts.py). Temml's own small font draws primes and script capitals."""
     dist = node_modules / "temml" / "dist"
-    css = COMMENT.sub("", (dist / "Temml-Latin-Modern.css").read_text(encoding="utf-8"))
+    inputs = [dist / "Temml-Latin-Modern.css", fonts / "fonts.css", dist / "Temml.woff2", *(fonts / n for n in FONT_FILES)]
+    if memo is None:
+        return _math_assets([p.read_bytes() for p in inputs])
+    contents = tuple(memo.files.bytes(p) for p in inputs)
+    return dict(memo.get(("math assets", node_modules, fonts), contents, lambda: _math_assets(list(contents))))
+
+
+def _math_assets(contents: list[bytes]) -> dict[str, bytes]:
+    temml_css, fonts_css, temml_font, *font_files = contents
+    css = COMMENT.sub("", _text(temml_css))
     temml_face = next(f for f in FONT_FACE.findall(css) if "Temml.woff2" in f)
     css = FONT_FACE.sub("", css).replace('"Latin Modern Math"', '"Latin Modern Math Web"')
-    faces = (fonts / "fonts.css").read_text(encoding="utf-8") + temml_face.replace("font-style", "font-display: swap;\n  font-style") + "\n"
+    faces = _text(fonts_css) + temml_face.replace("font-style", "font-display: swap;\n  font-style") + "\n"
     files = {
         "vendor/math/temml.css": "\n".join(line.rstrip() for line in css.splitlines() if line.strip()).encode() + b"\n",
         "vendor/math/math-fonts.css": faces.encode(),
-        "vendor/math/Temml.woff2": (dist / "Temml.woff2").read_bytes(),
+        "vendor/math/Temml.woff2": temml_font,
     }
-    for name in FONT_FILES:
-        files[f"vendor/math/{name}"] = (fonts / name).read_bytes()
+    for name, data in zip(FONT_FILES, font_files):
+        files[f"vendor/math/{name}"] = data
     return files
+
+
+def _text(data: bytes) -> str:
+    """As Path.read_text(encoding="utf-8") would read the file: newlines translated."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")

@@ -1,6 +1,7 @@
 """One build: load → validate → compute → render → write. Every error of a run is reported together."""
 from __future__ import annotations
 
+import functools
 import gzip
 import time
 from dataclasses import dataclass, field
@@ -11,10 +12,11 @@ from markupsafe import Markup
 from .content import Section, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import project_facts
-from .figdata import build_figure_data, dumps, markdown_fields
+from .figdata import build_figure_data, dumps, markdown_paths, with_html
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .jsmin import strip_comment_lines
-from .math import math_assets, prefetch_math, render_math
+from .math import math_assets, prefetch_math, render_math, renderer_version
+from .memo import Memo
 from .output import write_atomic
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs, reserve_css
@@ -72,9 +74,14 @@ class Summary:
     figures: dict[str, int]  # live figure id → bytes (data + component + its sheet)
     pending: list[str]
     total_bytes: int
-    first_view_gzip: int
+    first_view: list[bytes]  # the files of the first view (HTML, CSS, JS)
     seconds: float = 0.0
     files: dict[str, int] = field(default_factory=dict)
+
+    @functools.cached_property
+    def first_view_gzip(self) -> int:
+        """Their gzip size: worked out when asked for (a `--serve` rebuild never asks)."""
+        return sum(len(gzip.compress(data, mtime=0)) for data in self.first_view)
 
     def lines(self) -> list[str]:
         out = [f"built {self.sections} sections, {len(self.figures)} live figures in {self.seconds:.2f} s"]
@@ -85,92 +92,136 @@ class Summary:
         return out
 
 
-def build(project: Project, out: Path) -> Summary:
+def build(project: Project, out: Path, memo: Memo | None = None) -> Summary:
+    """Build into `out` (swapped in whole). `--serve` passes the Memo it keeps between rebuilds, so
+    only what an edit touched is computed again; the output is the same bytes either way."""
     t0 = time.perf_counter()
-    files, summary = compile_site(project)
-    write_atomic(out, files)
+    files, summary = compile_site(project, memo)
+    # what this process last wrote there: unchanged files are linked, not written again
+    write_atomic(out, files, memo.keep(f"written {out.resolve()}", dict) if memo is not None else None)
     summary.seconds = time.perf_counter() - t0
     return summary
 
 
-def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
+def compile_site(project: Project, memo: Memo | None = None) -> tuple[dict[str, bytes], Summary]:
     """Everything a build produces, in memory; raises BuildError with all diagnostics."""
+    memo = memo or Memo()
     diags = Diagnostics(project.root)
-    md = make_parser()
-    site = load_site(project.content / "site.yaml", diags)
-    symbols = load_symbols(project.content / "symbols.yaml", diags)
-    facts = project_facts(project.root, diags)
-    specs = load_specs(project.content / "figures", diags)
+    md = memo.keep("markdown parser", make_parser)
+    site = _settings(memo, load_site, project.content / "site.yaml", diags)
+    symbols = _settings(memo, load_symbols, project.content / "symbols.yaml", diags)
+    facts = project_facts(project.root, diags, memo)
+    specs = load_specs(project.content / "figures", diags, memo)
     check_content_files(project.content, diags)
-    sections = load_sections(project.content, md, site, diags)
-    check_parts(specs, project.root, project.static, facts, diags)
+    sections = load_sections(project.content, md, site, diags, memo)
+    check_parts(specs, project.root, project.static, facts, diags, memo)
 
-    scans = [scan(s.tokens, s.path, facts, symbols, diags) for s in sections]
+    # each document's scan is kept while its parse, the facts and the symbols are the same objects
+    scans = [memo.get(("scan", s.path), (s, facts, symbols), lambda s=s: scan(s.tokens, s.path, facts, symbols, diags), diags)
+             for s in sections]
 
-    def inline(text: str, spec, *loc) -> InlineDoc:
-        env = {"docId": spec.id}
-        tokens = md.parseInline(text, env)
-        return InlineDoc(tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=spec.where(*loc)[0] - 1))
+    def inline(text: str, spec, where: str, *loc) -> InlineDoc:
+        offset = spec.where(*loc)[0] - 1
 
-    inline_docs = {(fid, "caption"): inline(spec.model.caption, spec, "caption") for fid, spec in specs.items()}
+        def parse() -> InlineDoc:
+            env = {"docId": spec.id}
+            tokens = md.parseInline(text, env)
+            return InlineDoc(tokens, env, scan(tokens, spec.path, facts, symbols, diags, line_offset=offset))
+
+        return memo.get(("inline", spec.id, where), (text, spec.id, spec.path, offset, md, facts, symbols), parse, diags)
+
+    inline_docs = {(fid, "caption"): inline(spec.model.caption, spec, "caption", "caption") for fid, spec in specs.items()}
     # a spec that failed validation was reported already; still count its id as known
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
     diags.raise_if_any()  # builders run only on content that checks out
     # the prose's and captions' formulas render in node while the builders compute
     known = _formulas(scans + [doc.scan for doc in inline_docs.values()])
-    prefetched = prefetch_math([m for m, *_ in known], project.node_modules, project.cache)
-    data = build_figure_data(specs, facts, diags, project.root, project.figure_cache)
-    for fid, d in data.items():
-        for _, _, where in markdown_fields(d):
-            inline_docs[(fid, where)] = inline(_lookup(d, where), specs[fid], "params")
+    prefetched = prefetch_math([m for m, *_ in known], project.node_modules, project.cache, memo)
+    md_fields: dict[str, list[tuple[tuple, str]]] = {}
+
+    def figure_markdown(fid: str, d: dict) -> None:
+        """A figure's `_md` texts, parsed and checked as soon as its builder returns; their
+        formulas go to node while the next builders run."""
+        md_fields[fid] = memo.get(("markdown fields", fid), (d,), lambda: markdown_paths(d))
+        docs = []
+        for loc, text in md_fields[fid]:
+            where = ".".join(map(str, loc))
+            doc = inline_docs[(fid, where)] = inline(text, specs[fid], where, "params")
+            docs.append(doc)
+        if prefetched is not None and docs:
+            prefetched.add([m for m, *_ in _formulas([doc.scan for doc in docs])])
+
+    data = build_figure_data(specs, facts, diags, project.root, project.figure_cache, memo, figure_markdown)
     all_scans = scans + [doc.scan for doc in inline_docs.values()]
     _check_links(sections, all_scans, figure_ids, diags)
 
-    math_html = render_math(_formulas(all_scans), project.node_modules, project.cache, diags, prefetched)
+    math_html = render_math(_formulas(all_scans), project.node_modules, project.cache, diags, prefetched, memo)
     diags.raise_if_any()
+    math_version = renderer_version(project.node_modules, memo)
 
     cites: dict[str, int] = {}  # citation ids stay unique across a figure's caption and texts
-    render_env = lambda doc_id: {"facts": facts, "math": math_html, "symbols": symbols, "doc_id": doc_id, "cites": cites}
-    html_of = lambda doc: Markup(md.renderer.render(doc.tokens, md.options, {**doc.env, **render_env(doc.env["docId"])}))
+
+    def html_of(slot, doc, tokens, env: dict, doc_id: str) -> str:
+        """A document's HTML, kept while the document, the facts, the symbols and the math renderer
+        are the same, and its citations are numbered from the same point."""
+        start = cites.get(doc_id, 0)
+
+        def render_doc() -> tuple[str, int]:
+            counters = {doc_id: start}
+            html = render(md, tokens, {**env, "facts": facts, "math": math_html, "symbols": symbols,
+                                       "doc_id": doc_id, "cites": counters})
+            return html, counters[doc_id]
+
+        html, end = memo.get(("html", slot), (doc, doc_id, facts, symbols, math_version, start), render_doc)
+        cites[doc_id] = end
+        return html
+
+    def inline_html(fid: str, where: str) -> str:
+        doc = inline_docs[(fid, where)]
+        return html_of((fid, where), doc, doc.tokens, doc.env, doc.env["docId"])
+
+    shipped: dict[str, dict] = {}
     for fid, d in data.items():
-        for container, key, where in markdown_fields(d):
-            container[key[:-3] + "_html"] = str(html_of(inline_docs[(fid, where)]))
-            del container[key]
+        html = {loc: inline_html(fid, ".".join(map(str, loc))) for loc, _ in md_fields[fid]}
+        shipped[fid] = memo.get(("shipped data", fid), (d, tuple(html.items())), lambda d=d, html=html: with_html(d, html))
 
     files: dict[str, bytes] = {}
-    bodies = {s.id: render(md, s.tokens, {**s.env, **render_env(s.id)}) for s in sections}
+    bodies = {s.id: html_of(s.path, s, s.tokens, s.env, s.id) for s in sections}
     views: dict[str, FigureView] = {}
     figure_bytes: dict[str, int] = {}
     for fid, spec in sorted(specs.items()):
-        caption_html = html_of(inline_docs[(fid, "caption")])
+        caption_html = Markup(inline_html(fid, "caption"))
         m = spec.model
         if m.pending:
             views[fid] = FigureView(spec, caption_html, None, None, None)
             continue
         data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
-        files[data_src] = f'K3.data("{fid}", {dumps(data[fid])});\n'.encode()
-        files[comp_src] = _shipped_js(project.static / "js" / "figures" / f"{m.component}.js")
+        d = shipped[fid]
+        files[data_src] = memo.get(("data js", fid), (d,), lambda fid=fid, d=d: f'K3.data("{fid}", {dumps(d, ready=True)});\n'.encode())
+        files[comp_src] = _shipped_js(project.static / "js" / "figures" / f"{m.component}.js", memo)
         # a figure's own sheet styles only what its component draws: it loads with the component
         sheet = project.static / "css" / "figures" / f"{m.component}.css"
         css_src = f"assets/figures/{m.component}.css" if sheet.is_file() else None
         if css_src:
-            files[css_src] = sheet.read_bytes()
+            files[css_src] = memo.files.bytes(sheet)
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src]) + (len(files[css_src]) if css_src else 0)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
 
-    files["assets/site.css"] = _concat_css(project.layered("static/css"))
-    files["assets/k3.js"] = _concat_js(project.layered("static/js/runtime"))
-    files["assets/widgets.js"] = _concat_js(project.layered("static/js/widgets"))
-    files["assets/favicon.svg"] = project.file("static/favicon.svg").read_bytes()
-    files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags))
+    files["assets/site.css"] = _concat_css(project.layered("static/css"), memo)
+    files["assets/k3.js"] = _concat_js(project.layered("static/js/runtime"), memo)
+    files["assets/widgets.js"] = _concat_js(project.layered("static/js/widgets"), memo)
+    files["assets/favicon.svg"] = memo.files.bytes(project.file("static/favicon.svg"))
+    files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags, memo))
     diags.raise_if_any()
 
     css = ["vendor/math/temml.css", "assets/site.css"]
     scripts = ["assets/k3.js"]
-    html = render_page(environment(project.layered("templates")[::-1]), site, sections, bodies, views, facts, css, scripts)
+    html = render_page(environment(project.layered("templates")[::-1], memo), site, sections, bodies, views, facts, css,
+                       scripts, memo)
     files["index.html"] = html.encode()
-    files["manifest.json"] = (dumps(_manifest(specs, facts, data)) + "\n").encode()
+    manifest = lambda: (dumps(_manifest(specs, facts, shipped)) + "\n").encode()  # noqa: E731
+    files["manifest.json"] = memo.get(("manifest",), (tuple(specs.items()), facts, tuple(shipped.items())), manifest)
 
     first_view = ["index.html", *css, *scripts]
     summary = Summary(
@@ -178,13 +229,19 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
         figures=figure_bytes,
         pending=sorted(fid for fid, s in specs.items() if s.model.pending),
         total_bytes=sum(len(b) for b in files.values()),
-        first_view_gzip=sum(len(gzip.compress(files[f], mtime=0)) for f in first_view),
+        first_view=[files[f] for f in first_view],
         files={k: len(v) for k, v in files.items()},
     )
     return files, summary
 
 
-def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, bytes]:
+def _settings(memo: Memo, load, path: Path, diags: Diagnostics):
+    """site.yaml or symbols.yaml, parsed again only when its bytes change."""
+    content = memo.files.bytes(path) if path.is_file() else None
+    return memo.get(("settings", path), content, lambda: load(path, diags), diags)
+
+
+def _vendor(project: Project, plotly: bool, diags: Diagnostics, memo: Memo) -> dict[str, bytes]:
     """Temml's stylesheet and the math fonts, and Plotly when a live figure needs it, from node_modules."""
     wanted = [project.node_modules / "temml" / "dist" / "Temml-Latin-Modern.css"]
     plotly_js = project.node_modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js"
@@ -195,9 +252,9 @@ def _vendor(project: Project, plotly: bool, diags: Diagnostics) -> dict[str, byt
         diags.add(p, 1, 1, "missing browser asset: run `npm ci --ignore-scripts`")
     if missing:
         return {}
-    files = math_assets(project.node_modules, THEME / "math-fonts")
+    files = math_assets(project.node_modules, THEME / "math-fonts", memo)
     if plotly:
-        files["vendor/plotly.min.js"] = plotly_js.read_bytes()
+        files["vendor/plotly.min.js"] = memo.files.bytes(plotly_js)
     return files
 
 
@@ -208,35 +265,42 @@ def _layered(folders: list[Path], pattern: str) -> list[tuple[str, Path]]:
     return sorted(files.items())
 
 
-def _concat_css(folders: list[Path]) -> bytes:
+def _concat_css(folders: list[Path], memo: Memo) -> bytes:
     """site.css: the base sheets in name order (each figure's own sheet loads with the figure),
     then the reserved-height rules generated from specs.RESERVE_WIDTHS."""
-    return b"\n".join([f"/* {name} */\n".encode() + p.read_bytes() for name, p in _layered(folders, "*.css")]
-                      + [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()])
+    parts = tuple((name, memo.files.bytes(p)) for name, p in _layered(folders, "*.css"))
+    return memo.get(("css", tuple(folders)), parts, lambda: b"\n".join(
+        [f"/* {name} */\n".encode() + data for name, data in parts]
+        + [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()]))
 
 
-def _concat_js(folders: list[Path]) -> bytes:
+def _concat_js(folders: list[Path], memo: Memo) -> bytes:
     """One script from folders of small ones, joined in file-name order (their numeric prefixes
     say it): one request on the page, one responsibility per file in the source."""
-    return b"\n".join(_shipped_js(p) for _, p in _layered(folders, "*.js"))
+    return b"\n".join(_shipped_js(p, memo) for _, p in _layered(folders, "*.js"))
 
 
-def _shipped_js(path: Path) -> bytes:
-    return strip_comment_lines(path.read_text(encoding="utf-8")).encode()
-
-
-def _lookup(data: dict, dotted: str):
-    for part in dotted.split("."):
-        data = data[int(part)] if isinstance(data, list) else data[part]
-    return data
+def _shipped_js(path: Path, memo: Memo) -> bytes:
+    text = memo.files.text(path)
+    return memo.get(("shipped js", path), text, lambda: strip_comment_lines(text).encode())
 
 
 def _formulas(scans) -> list[tuple[MathItem, Path, int, int]]:
     """Every formula the scans found, where it was written, and the symbol chips under display
     equations (each tagged sub-expression on its own)."""
-    items = [(m, sc.path, line, col) for sc in scans for m, line, col in sc.math]
-    return items + [(MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display
-                    for _, sub in sym_parts(m.tex)]
+    per_scan = [_scan_formulas(sc) for sc in scans]
+    return [f for items, _ in per_scan for f in items] + [f for _, chips in per_scan for f in chips]
+
+
+def _scan_formulas(sc: Scan) -> tuple[list, list]:
+    """One scan's formulas and chips, remembered on the scan (a kept scan is not walked again)."""
+    found = sc.__dict__.get("_formulas")
+    if found is None:
+        items = [(m, sc.path, line, col) for m, line, col in sc.math]
+        chips = [(MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display
+                 for _, sub in sym_parts(m.tex)]
+        found = sc.__dict__["_formulas"] = (items, chips)
+    return found
 
 
 def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) -> None:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from . import projectcode
 from .errors import Diagnostics
+from .memo import Memo
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
@@ -106,38 +107,49 @@ class Spec:
         return self.marked.where(loc)
 
 
-def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
+def load_specs(folder: Path, diags: Diagnostics, memo: Memo | None = None) -> dict[str, Spec]:
+    """With a memo (`--serve`), a spec whose text is unchanged is not parsed and validated again."""
     specs: dict[str, Spec] = {}
     for path in sorted(folder.glob("*.yaml")):
         try:
-            text = path.read_text(encoding="utf-8")
+            text = memo.files.text(path) if memo else path.read_text(encoding="utf-8")
         except UnicodeDecodeError as e:
             diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
             continue
-        if not text.strip():
-            diags.add(path, 1, 1, "empty figure spec")
+        if memo is None:
+            spec = _load_spec(path, text, diags)
+        else:
+            spec = memo.get(("spec", path), text, lambda: _load_spec(path, text, diags), diags)
+        if spec is None:
             continue
-        try:
-            marked = load(text)
-        except YamlProblem as e:
-            diags.add(path, e.line, e.col, e.message)
-            continue
-        if not isinstance(marked.data, dict):
-            diags.add(path, 1, 1, "a figure spec must be a mapping of fields")
-            continue
-        model = validate(FigureSpec, marked, path, diags)
-        if model is None:
-            continue
+        model, marked = spec.model, spec.marked
         if path.stem != model.id:
             diags.add(path, *marked.where(("id",)), f"id {model.id!r} does not match the file name {path.name!r}")
         if model.id in specs:
             diags.add(path, *marked.where(("id",)), f"duplicate figure id {model.id!r} (also {specs[model.id].path.name})")
             continue
-        specs[model.id] = Spec(model, path, marked)
+        specs[model.id] = spec
     return specs
 
 
-def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics) -> None:
+def _load_spec(path: Path, text: str, diags: Diagnostics) -> Spec | None:
+    if not text.strip():
+        diags.add(path, 1, 1, "empty figure spec")
+        return None
+    try:
+        marked = load(text)
+    except YamlProblem as e:
+        diags.add(path, e.line, e.col, e.message)
+        return None
+    if not isinstance(marked.data, dict):
+        diags.add(path, 1, 1, "a figure spec must be a mapping of fields")
+        return None
+    model = validate(FigureSpec, marked, path, diags)
+    return None if model is None else Spec(model, path, marked)
+
+
+def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics,
+                memo: Memo | None = None) -> None:
     """Each live figure's builder (the project's figures/<builder>.py) and component exist; every
     fact a spec cites exists."""
     known_builders = projectcode.builder_names(root)
@@ -155,8 +167,11 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
                 diags.add(spec.path, *spec.where("component"),
                           f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
                           + did_you_mean(m.component, known_components))
-            else:
+            elif memo is None:
                 _check_registers(file, m.component, diags)
+            else:  # a clean check is kept while the component's text is the same
+                text = memo.files.text(file)
+                memo.get(("registers", file), (text, m.component), lambda: _check_registers(file, m.component, diags, memo), diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and c.fact not in facts:
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
@@ -165,10 +180,10 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
 REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")
 
 
-def _check_registers(file: Path, component: str, diags: Diagnostics) -> None:
+def _check_registers(file: Path, component: str, diags: Diagnostics, memo: Memo | None = None) -> None:
     """The component file registers the name its spec gives, or the figure would only fail in the
     reader's browser ("did not register")."""
-    text = file.read_text(encoding="utf-8")
+    text = memo.files.text(file) if memo else file.read_text(encoding="utf-8")
     names = [(m.group(1), m.start(1)) for m in REGISTER.finditer(text)]
     if component in (n for n, _ in names):
         return

@@ -44,9 +44,13 @@ class YamlProblem(Exception):
 
 def load(text: str, *, line_offset: int = 0) -> Marked:
     """Parse one YAML document; raise YamlProblem (with a position) on syntax errors or duplicates."""
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)
+    try:  # parsed once: the data is constructed from the node tree the marks come from
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+            data = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as e:
         line, col, words = explain(e, text)
         raise YamlProblem(line + line_offset, col, f"YAML syntax: {words}") from None

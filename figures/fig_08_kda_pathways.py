@@ -15,50 +15,55 @@ from k3explainer.kernels import gated_delta_rule, kda, kda_chunked, l2_normalize
 # (layer = row, track = column). Every edge must go one layer forward, or to the neighbouring track
 # within its layer; an edge that skips layers names the track channel it travels in (`via`: channel k
 # lies before track k, so 0 is the outer margin and n_tracks the far one). Sizes in canvas px: the
-# tall grid is narrow enough that, fitted to a 390 px phone, its 12.5 px labels stay above 11 px.
+# tall grid is narrow enough that, fitted to a 390 px phone, its 12.5 px labels stay above 11 px; in
+# research mode a wide column grows from node_w only as far as its widest equation piece needs (at
+# most node_w_research), so the canvas fitted to a 1280 px desktop keeps its equations above 11 px.
+# `port`: wires into one box arrive at least this far apart (the box grows if it must), so their
+# 10 px arrowheads never touch. The cells and channels are chosen so wires cross as little as the
+# graph allows (the router also orders each channel's lanes to cross least).
 LAYOUTS = {
-    "wide": {"flow": "right", "tracks": 5, "node_w": 150, "node_w_research": 200, "min_width": 700, "gap": 26, "lane": 9},
-    "tall": {"flow": "down", "tracks": 3, "node_w": 96, "node_w_research": 96, "min_width": 0, "gap": 18, "lane": 7},
+    "wide": {"flow": "right", "tracks": 5, "node_w": 150, "node_w_research": 220, "min_width": 700, "gap": 26, "lane": 9, "port": 15},
+    "tall": {"flow": "down", "tracks": 3, "node_w": 96, "node_w_research": 96, "min_width": 0, "gap": 18, "lane": 7, "port": 15},
 }
 # id, (wide layer, track), (tall layer, track), pathway, label, research shape, research equation (inline Markdown)
 NODES = [
-    ("x", (0, 2), (0, 1), "io", "x: a chunk of C tokens", "[C, d]", "one row per token"),
+    ("x", (0, 4), (0, 1), "io", "x: a chunk of C tokens", "[C, d]", "one row per token"),
     ("proj", (1, 1), (1, 1), "io", "Projections W_q, W_k, W_v", "[C, d_k], [C, d_v]", r"$q, k, v = W x$"),
     ("conv", (1, 2), (2, 1), "io", "Short conv + SiLU", "[C, d_k], [C, d_v]", r"$\operatorname{SiLU}(\operatorname{ShortConv}(\cdot))$"),
     ("l2", (1, 3), (3, 1), "io", "L2 norm on q, k", "[C, d_k]", r"$q \leftarrow q/\lVert q\rVert$, $k \leftarrow k/\lVert k\rVert$"),
-    ("beta", (1, 0), (1, 0), "io", "Write strength β", "[C]", r"$\sym{kda-beta}{\beta_t} = \sigma(W_\beta x_t)$"),
+    ("beta", (1, 0), (0, 0), "io", "Write strength β", "[C]", r"$\sym{kda-beta}{\beta_t} = \sigma(W_\beta x_t)$"),
     ("fproj", (1, 4), (1, 2), "gate", "Gate projection (low rank)", "[C, d_k]", r"$f_t = W_f^{\uparrow} W_f^{\downarrow} x_t$"),
     ("gate", (2, 4), (2, 2), "gate", "Per-channel log-decay g", "[C, d_k]",
      r"$g_t = -e^{A}\operatorname{softplus}(f_t + b)$, $\sym{kda-alpha}{\alpha_t} = e^{g_t}$"),
     ("cumsum", (2, 3), (3, 2), "gate", "Cumulative decay γ, pairwise E", "[C, d_k], [C, C, d_k]",
      r"$\gamma_r = \sum_{s\le r} g_s$, $E_{rc} = e^{\gamma_r - \gamma_c}$"),
-    ("sin", (2, 0), (0, 0), "state", "State S from the previous chunk", "[d_k, d_v]", r"$\sym{kda-state}{S}$ entering the chunk"),
+    ("sin", (3, 1), (4, 0), "state", "State S from the previous chunk", "[d_k, d_v]", r"$\sym{kda-state}{S}$ entering the chunk"),
     ("ut", (2, 2), (4, 1), "intra", "WY / UT transform", "[C, C]",
      r"$A_{rc} = \beta_r \sum_i k_r[i]k_c[i]E_{rc}[i]$ $(c<r)$, $M = (I + A)^{-1}\operatorname{diag}(\beta)$"),
-    ("vp", (3, 2), (5, 1), "intra", "Pseudo-values V′", "[C, d_v]", r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$"),
-    ("p", (3, 1), (4, 2), "intra", "Masked QKᵀ inside the chunk", "[C, C]",
+    ("vp", (4, 1), (5, 0), "intra", "Pseudo-values V′", "[C, d_v]", r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$"),
+    ("p", (3, 3), (5, 1), "intra", "Masked QKᵀ inside the chunk", "[C, C]",
      r"$P_{rc} = \sum_i s\,q_r[i]\,k_c[i]\,E_{rc}[i]$ $(c \le r)$, $s = d_k^{-1/2}$"),
-    ("read", (3, 0), (4, 0), "state", "Every query reads S", "[C, d_v]", r"$(e^{\gamma}\odot sQ)\,S$"),
-    ("sum", (4, 1), (6, 1), "io", "Chunk output O", "[C, d_v]", r"$O = (e^{\gamma}\odot sQ)\,S$ $+\,P V'$"),
-    ("sout", (4, 0), (6, 0), "state", "Update S once, pass it on", "[d_k, d_v]",
+    ("read", (3, 2), (6, 1), "state", "Every query reads S", "[C, d_v]", r"$(e^{\gamma}\odot sQ)\,S$"),
+    ("sum", (4, 2), (6, 0), "io", "Chunk output O", "[C, d_v]", r"$O = (e^{\gamma}\odot sQ)\,S$ $+\,P V'$"),
+    ("sout", (4, 0), (8, 0), "state", "Update S once, pass it on", "[d_k, d_v]",
      r"$\sym{kda-state}{S} \leftarrow \operatorname{Diag}(e^{\gamma_C})S$ $+\,(e^{\gamma_C - \gamma}\odot K)^\top V'$"),
-    ("ogate", (3, 4), (6, 2), "io", "Output gate (low rank)", "[C, d_v]", r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$"),
-    ("norm", (4, 2), (7, 1), "io", "RMSNorm, gated", "[C, d_v]", r"$\sigma(\cdot)\odot\operatorname{RMSNorm}(O)$"),
-    ("out", (5, 2), (8, 1), "io", "Output projection W_o", "[C, d]", r"$W_o(\cdot)$"),
+    ("ogate", (4, 4), (8, 2), "io", "Output gate (low rank)", "[C, d_v]", r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$"),
+    ("norm", (4, 3), (8, 1), "io", "RMSNorm, gated", "[C, d_v]", r"$\sigma(\cdot)\odot\operatorname{RMSNorm}(O)$"),
+    ("out", (5, 3), (9, 1), "io", "Output projection W_o", "[C, d]", r"$W_o(\cdot)$"),
 ]
 # from, to, pathway (the colour of the flow), track channel per layout for edges that skip layers
 EDGES = [
     ("x", "proj", "io"), ("x", "beta", "io"), ("x", "fproj", "gate"), ("x", "ogate", "io", {"wide": 5, "tall": 3}),
     ("proj", "conv", "io"), ("conv", "l2", "io"),
     ("l2", "ut", "intra"), ("conv", "ut", "intra", {"tall": 1}), ("beta", "ut", "intra", {"tall": 1}),
-    ("l2", "p", "intra", {"wide": 2}),
-    ("ut", "vp", "intra"), ("p", "sum", "intra", {"tall": 2}), ("vp", "sum", "intra"),
-    ("fproj", "gate", "gate"), ("gate", "cumsum", "gate"), ("cumsum", "ut", "gate"), ("cumsum", "p", "gate"),
-    ("cumsum", "read", "gate"), ("cumsum", "sout", "gate", {"wide": 1, "tall": 1}),
-    ("sin", "read", "state", {"tall": 0}), ("sin", "vp", "state", {"tall": 0}),
-    ("sin", "sout", "state", {"wide": 0, "tall": 0}), ("vp", "sout", "state"),
-    ("read", "sum", "state", {"tall": 1}),
-    ("sum", "norm", "io"), ("ogate", "norm", "io"), ("norm", "out", "io"),
+    ("l2", "p", "intra", {"wide": 4, "tall": 2}),
+    ("ut", "vp", "intra", {"wide": 2}), ("p", "sum", "intra"), ("vp", "sum", "intra"),
+    ("fproj", "gate", "gate"), ("gate", "cumsum", "gate"), ("cumsum", "ut", "gate"), ("cumsum", "p", "gate", {"tall": 2}),
+    ("cumsum", "read", "gate", {"tall": 2}), ("cumsum", "sout", "gate", {"wide": 0, "tall": 2}),
+    ("sin", "read", "state", {"tall": 1}), ("sin", "vp", "state"),
+    ("sin", "sout", "state", {"tall": 0}), ("vp", "sout", "state", {"tall": 0}),
+    ("read", "sum", "state"),
+    ("sum", "norm", "io", {"tall": 1}), ("ogate", "norm", "io"), ("norm", "out", "io"),
 ]
 # id, chip label, what the pathway does (the stepper's narration, after its node list); in stepping order
 PATHWAYS = [

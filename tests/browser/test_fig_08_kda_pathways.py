@@ -296,6 +296,91 @@ def test_builder_grids_route_every_edge(data):
                 or (lb > la + 1 and 0 <= via <= spec["tracks"]), (name, e)
 
 
+
+# ---------- a drawing a reader can trace: few crossings, arrowheads apart, equations legible ----------
+
+TRACE = """() => {
+  const fig = document.getElementById('fig-08'), canvas = fig.querySelector('.f08-canvas');
+  const s = canvas.getBoundingClientRect().width / canvas.offsetWidth;  // the fitted scale
+  const edges = [...fig.querySelectorAll('.f08-edge')].map(p => {
+    const t = p.getAttribute('d').match(/[MLQ]|-?[\\d.]+/g), pts = [];
+    for (let i = 0; i < t.length;) {  // a rounded corner's control point stands in for the corner
+      if (/[MLQ]/.test(t[i])) { i++; continue; }
+      pts.push([+t[i], +t[i + 1]]);
+      i += 2;
+    }
+    const [from, to] = p.dataset.edge.split('-');
+    return {id: p.dataset.edge, from, to, pts};
+  });
+  const crossings = [];  // one wire running straight through another (a horizontal piece across a vertical one)
+  for (let i = 0; i < edges.length; i++) for (let j = i + 1; j < edges.length; j++) {
+    const A = edges[i].pts, B = edges[j].pts;
+    for (let a = 1; a < A.length; a++) for (let b = 1; b < B.length; b++) {
+      let H = [A[a - 1], A[a]], V = [B[b - 1], B[b]];
+      if (Math.abs(H[0][1] - H[1][1]) > 0.01) [H, V] = [V, H];
+      if (Math.abs(H[0][1] - H[1][1]) > 0.01 || Math.abs(V[0][0] - V[1][0]) > 0.01) continue;
+      const x = V[0][0], y = H[0][1];
+      if (x > Math.min(H[0][0], H[1][0]) + 0.5 && x < Math.max(H[0][0], H[1][0]) - 0.5 &&
+          y > Math.min(V[0][1], V[1][1]) + 0.5 && y < Math.max(V[0][1], V[1][1]) - 0.5) crossings.push(edges[i].id + ' x ' + edges[j].id);
+    }
+  }
+  // the arrowheads into each box: where each wire ends, and the drawn head's box on screen
+  const heads = {};
+  for (const p of fig.querySelectorAll('.f08-edge')) {
+    const len = p.getTotalLength(), tip = p.getPointAtLength(len), back = p.getPointAtLength(len - 1);
+    (heads[p.dataset.edge.split('-')[1]] ||= []).push({id: p.dataset.edge, tip: [tip.x, tip.y], dir: [tip.x - back.x, tip.y - back.y]});
+  }
+  const marker = fig.querySelector('.f08-edges marker'), size = +marker.getAttribute('markerWidth');
+  let closest = {gap: Infinity};
+  for (const [to, hs] of Object.entries(heads)) for (let i = 0; i < hs.length; i++) for (let j = i + 1; j < hs.length; j++) {
+    const gap = Math.hypot(hs[i].tip[0] - hs[j].tip[0], hs[i].tip[1] - hs[j].tip[1]) * s;
+    if (gap < closest.gap) closest = {gap, to, pair: hs[i].id + ' / ' + hs[j].id};
+  }
+  const eqs = [...fig.querySelectorAll('.f08-node .f08-eq math')].filter(m => m.getClientRects().length)
+    .map(m => ({px: parseFloat(getComputedStyle(m).fontSize) * s, text: m.textContent.slice(0, 20)}));
+  return {crossings, closest, head: size * s, markerUnits: marker.getAttribute('markerUnits'), eqs,
+          layout: fig.querySelector('.f08').dataset.layout};
+}"""
+
+
+@pytest.mark.parametrize("width, layout, most", [(1280, "wide", 3), (390, "tall", 4)])
+def test_wires_cross_little_and_arrowheads_stand_apart(watched, site_url, data, width, layout, most):
+    """The all-pathways view can be traced: at most `most` places where one wire runs through
+    another (the first drawing had 18 wide and 15 tall), with and without research mode; wires into
+    one box end at least 12 screen px apart at Fit, more than a whole arrowhead (10 canvas px, not
+    scaled up by a lit wire's stroke), so no two heads overlap (the first drawing stacked three into
+    "Update S once" and "Chunk output O" within 8 px)."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    for research in ("0", "1"):
+        open_figure(page, site_url, FIG, f"#fig-08.research={research}")
+        got = page.evaluate(TRACE)
+        assert got["layout"] == layout
+        assert len(got["crossings"]) <= most, f"research={research}: {got['crossings']}"
+        assert got["markerUnits"] == "userSpaceOnUse"
+        assert got["closest"]["gap"] >= 12 and got["closest"]["gap"] > got["head"] + 1, f"research={research}: {got['closest']}"
+    # the count can fail: stretch one wire across the whole drawing and its crossings are counted
+    page.locator("#fig-08 [data-edge='x-proj']").evaluate(
+        "p => p.setAttribute('d', 'M0,' + p.ownerSVGElement.height.baseVal.value / 2 + ' L' + p.ownerSVGElement.width.baseVal.value + ',' + p.ownerSVGElement.height.baseVal.value / 2)")
+    assert len(page.evaluate(TRACE)["crossings"]) > most
+
+
+def test_research_equations_are_legible_at_fit_on_a_desktop(watched, site_url, data):
+    """Research mode on a 1280 px desktop: every equation piece in the diagram is at least 11 px on
+    screen at Fit (the first drawing's 200 px columns fitted it down to 9.9 px); each column is only
+    as wide as its widest piece needs."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_figure(page, site_url, FIG, "#fig-08.research=1")
+    got = page.evaluate(TRACE)
+    assert len(got["eqs"]) == sum(n["eq_html"].count("<math") for n in data["diagram"]["nodes"])
+    smallest = min(got["eqs"], key=lambda e: e["px"])
+    assert smallest["px"] >= 11, smallest
+    labels = page.locator("#fig-08 .f08-node-label").evaluate_all(
+        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))")
+    assert labels >= 12
+
+
 # ---------- stepping through the pathways ----------
 
 def lit(fig):

@@ -68,8 +68,10 @@
       var svg = el(NS + "svg", { class: "f08-edges", "aria-hidden": "true" });
       var defs = svg.appendChild(el(NS + "defs"));
       PATHS.forEach(function (p) {
+        // a fixed 10 px head (not scaled by the stroke, so a lit wire's head is no bigger): the lanes
+        // space the wires into one box at least LAYOUTS.port apart, so heads never touch
         defs.appendChild(el(NS + "marker", { id: ctx.id + "-arrow-" + p, viewBox: "0 0 10 10", refX: 9, refY: 5,
-          markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+          markerUnits: "userSpaceOnUse", markerWidth: 10, markerHeight: 10, orient: "auto-start-reverse" },
           el(NS + "path", { d: "M0,0 L10,5 L0,10 z", class: "f08-arrowhead", "data-path": p })));
       });
       var SYM = { sin: "kda-state", sout: "kda-state", gate: "kda-alpha", beta: "kda-beta" };
@@ -127,19 +129,21 @@
         if (key === laidOut) return false;
         laidOut = key;
         root.setAttribute("data-layout", name);
-        var w = research ? spec.node_w_research : spec.node_w;
-        nodes.forEach(function (n) { n.style.width = w + "px"; });
+        nodes.forEach(function (n) { n.style.width = spec.node_w + "px"; n.style.height = ""; });
+        if (research && spec.node_w_research > spec.node_w) fitEquations(name, spec);
         var g = W.lanes({
-          flow: spec.flow, tracks: spec.tracks, gap: spec.gap, lane: spec.lane, margin: 10,
+          flow: spec.flow, tracks: spec.tracks, gap: spec.gap, lane: spec.lane, port: spec.port, margin: 10,
           nodes: D.nodes.map(function (n, i) {
-            return { id: n.id, layer: n.grid[name][0], track: n.grid[name][1], w: w, h: nodes[i].offsetHeight };
+            return { id: n.id, layer: n.grid[name][0], track: n.grid[name][1], w: nodes[i].offsetWidth, h: nodes[i].offsetHeight };
           }),
           edges: D.edges.map(function (e) { return { from: e.from, to: e.to, via: e.via[name] }; }),
         });
-        D.nodes.forEach(function (n, i) {
+        D.nodes.forEach(function (n, i) {  // a box with several wires in may come back taller
           var b = g.boxes[n.id];
           nodes[i].style.left = b.x + "px";
           nodes[i].style.top = b.y + "px";
+          if (b.w > nodes[i].offsetWidth + 0.5) nodes[i].style.width = b.w + "px";
+          if (b.h > nodes[i].offsetHeight + 0.5) nodes[i].style.height = b.h + "px";
         });
         edges.forEach(function (p, i) { p.setAttribute("d", W.lanes.path(g.routes[i], 6)); });
         size = { width: Math.ceil(g.width), height: Math.ceil(g.height) };
@@ -149,6 +153,21 @@
         svg.setAttribute("height", size.height);
         camera.size(size.width, size.height);
         return true;
+      }
+      /* research mode: each layer (column) only as wide as its widest unbreakable piece (an equation
+       * piece or a tensor shape) needs, between node_w and node_w_research, so the canvas stays narrow
+       * enough that its equations read at Fit */
+      function fitEquations(name, spec) {
+        var need = {};
+        D.nodes.forEach(function (n, i) {
+          var box = nodes[i], s = box.getBoundingClientRect().width / box.offsetWidth, cs = getComputedStyle(box);
+          var pad = box.offsetWidth - box.clientWidth + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+          var widest = 0;
+          box.querySelectorAll(".f08-eq math, .f08-dim").forEach(function (m) { widest = Math.max(widest, m.getBoundingClientRect().width / s); });
+          var l = n.grid[name][0], w = s > 0 ? Math.ceil(widest + pad + 1) : spec.node_w_research;
+          need[l] = Math.max(need[l] || spec.node_w, Math.min(spec.node_w_research, w));
+        });
+        D.nodes.forEach(function (n, i) { nodes[i].style.width = need[n.grid[name][0]] + "px"; });
       }
       function view(s) { camera.show({ z: s.z, cx: s.x * size.width, cy: s.y * size.height }); }
       ctx.on(window, "resize", function () { layout(ctx.get().research); view(ctx.get()); });

@@ -10,9 +10,14 @@
  * (a bus), all long edges into a node share its last one. A channel is as wide as its lanes need,
  * so the geometry follows the measured boxes (research mode makes them taller) and is the same for
  * the same boxes. Builders check that each edge is one of the three kinds.
+ * Each channel's lanes take the order (of every order, up to 6 lanes) with the fewest places where
+ * one wire runs through another, or over it; ties keep the grid's order. The wires into one box end
+ * spread over its upstream face, at least `port` apart: a box with several wires in grows across
+ * the flow if it must (boxes comes back with the size to draw it at).
  *
  * K3W.lanes({flow: "right"|"down", tracks, nodes: [{id, layer, track, w, h}], edges: [{from, to,
- *   via}], gap, lane, margin}) → {width, height, boxes: {id: {x, y, w, h}}, routes: [[[x, y], …]]}
+ *   via}], gap, lane, port, margin}) → {width, height, boxes: {id: {x, y, w, h}}, routes: [[[x, y], …]],
+ *   crossings (how many remain)}
  * K3W.lanes.path(points, radius) → an SVG path "d" with rounded corners
  */
 (function () {
@@ -21,11 +26,49 @@
   function sum(list, n) { var s = 0; for (var i = 0; i < n; i++) s += list[i]; return s; }
   function fill(n, v) { var a = []; for (var i = 0; i < n; i++) a.push(v); return a; }
 
+  /* transversal crossings between two edges' orthogonal polylines; two wires running on top of
+   * each other count too, unless they share an end (a bus out of one box, the last lane into one) */
+  function crossings(a, b, related) {
+    var n = 0, e = 0.5;
+    for (var i = 1; i < a.length; i++) {
+      for (var j = 1; j < b.length; j++) {
+        var p = a[i - 1], q = a[i], r = b[j - 1], t = b[j];
+        var ah = Math.abs(p[1] - q[1]) < 0.01, bh = Math.abs(r[1] - t[1]) < 0.01;
+        if (ah === bh) {
+          var k = ah ? 1 : 0, o = 1 - k;
+          if (!related && Math.abs(p[k] - r[k]) < 2 &&
+              Math.min(Math.max(p[o], q[o]), Math.max(r[o], t[o])) - Math.max(Math.min(p[o], q[o]), Math.min(r[o], t[o])) > 1) n++;
+          continue;
+        }
+        var H = ah ? [p, q] : [r, t], V = ah ? [r, t] : [p, q], y = H[0][1], x = V[0][0];
+        if (x > Math.min(H[0][0], H[1][0]) + e && x < Math.max(H[0][0], H[1][0]) - e &&
+            y > Math.min(V[0][1], V[1][1]) + e && y < Math.max(V[0][1], V[1][1]) - e) n++;
+      }
+    }
+    return n;
+  }
+  function permutations(list) {  // every order of a short list, the given one first
+    if (list.length < 2) return [list.slice()];
+    var out = [];
+    list.forEach(function (x, i) {
+      permutations(list.slice(0, i).concat(list.slice(i + 1))).forEach(function (rest) { out.push([x].concat(rest)); });
+    });
+    return out;
+  }
+
   W.lanes = function (o) {
     var right = o.flow === "right", gap = o.gap || 24, step = o.lane || 8, margin = o.margin || 8;
-    var byId = {};
+    var portGap = o.port || 0;
+    var byId = {}, ins = {};
+    o.nodes.forEach(function (n) { ins[n.id] = 0; });
     o.nodes.forEach(function (n) {  // a = size along the flow, b = across it
       byId[n.id] = { n: n, a: right ? n.w : n.h, b: right ? n.h : n.w };
+    });
+    o.edges.forEach(function (e) { if (byId[e.from].n.layer !== byId[e.to].n.layer) ins[e.to]++; });
+    // a box with several wires in is made tall enough that their arrowheads lie portGap apart
+    var INSET = 8;
+    Object.keys(byId).forEach(function (id) {
+      if (ins[id] > 1) byId[id].b = Math.max(byId[id].b, 2 * INSET + (ins[id] - 1) * portGap);
     });
     var L = 1 + Math.max.apply(null, o.nodes.map(function (n) { return n.layer; })), T = o.tracks;
     var A = fill(L, 0), B = fill(T, 0);
@@ -34,8 +77,9 @@
       A[n.layer] = Math.max(A[n.layer], m.a);
       B[n.track] = Math.max(B[n.track], m.b);
     });
-    // lanes: gapLanes[l] lie before layer l, trackLanes[t] before track t; keys are sorted so the
-    // order is fixed by the grid, not by the order the edges are listed in
+    // lanes: gapLanes[l] lie before layer l, trackLanes[t] before track t; keys start sorted by the
+    // grid (not by the order the edges are listed in), then each channel takes the order that
+    // crosses fewest wires
     var gapLanes = fill(L + 1, null).map(function () { return []; });
     var trackLanes = fill(T + 1, null).map(function () { return []; });
     function want(list, key, rank) { if (!list.some(function (k) { return k.key === key; })) list.push({ key: key, rank: rank }); }
@@ -73,39 +117,73 @@
       box[id] = { u: u0[n.layer] + (A[n.layer] - m.a) / 2, v: v0[n.track] + (B[n.track] - m.b) / 2, a: m.a, b: m.b };
     });
     function mid(id) { return box[id].v + box[id].b / 2; }
-    // entry ports: a target's incoming edges spread over its upstream face, in the order they arrive
-    var approach = o.edges.map(function (e, i) {
-      return kinds[i] === "next" ? mid(e.from) : kinds[i] === "long" ? trackAt(e.via, "k:" + e.from) : null;
-    });
-    var port = {};
-    Object.keys(byId).forEach(function (id) {
-      var ins = o.edges.map(function (e, i) { return i; }).filter(function (i) { return approach[i] !== null && o.edges[i].to === id; });
-      ins.sort(function (i, j) { return approach[i] - approach[j] || i - j; });
-      ins.forEach(function (i, k) { port[i] = box[id].v + box[id].b * (k + 1) / (ins.length + 1); });
-    });
-    var routes = o.edges.map(function (e, i) {
-      var s = box[e.from], d = box[e.to], pts;
-      if (kinds[i] === "across") {
-        var uc = s.u + s.a / 2;
-        pts = s.v < d.v ? [[uc, s.v + s.b], [uc, d.v]] : [[uc, s.v], [uc, d.v + d.b]];
-      } else {
-        var sv = mid(e.from), dv = port[i], l1 = gapAt(byId[e.from].n.layer + 1, "s:" + e.from);
-        pts = [[s.u + s.a, sv], [l1, sv]];
-        if (kinds[i] === "long") {
-          var c = approach[i], l2 = gapAt(byId[e.to].n.layer, "d:" + e.to);
-          pts.push([l1, c], [l2, c], [l2, dv]);
-        } else pts.push([l1, dv]);
-        pts.push([d.u, dv]);
+
+    /* the wires for the current lane orders (u along the flow, v across it) */
+    function route() {
+      // entry ports: a target's incoming edges spread over its upstream face in the order they
+      // arrive, evenly, or portGap apart about the middle when even spacing would be tighter
+      var approach = o.edges.map(function (e, i) {
+        return kinds[i] === "next" ? mid(e.from) : kinds[i] === "long" ? trackAt(e.via, "k:" + e.from) : null;
+      });
+      var port = {};
+      Object.keys(byId).forEach(function (id) {
+        var into = o.edges.map(function (e, i) { return i; }).filter(function (i) { return approach[i] !== null && o.edges[i].to === id; });
+        into.sort(function (i, j) { return approach[i] - approach[j] || i - j; });
+        var b = box[id].b, n = into.length, even = b / (n + 1);
+        var sp = even >= portGap || n < 2 ? even : Math.min(portGap, (b - 2 * INSET) / (n - 1));
+        into.forEach(function (i, k) { port[i] = mid(id) + (k - (n - 1) / 2) * sp; });
+      });
+      return o.edges.map(function (e, i) {
+        var s = box[e.from], d = box[e.to], pts;
+        if (kinds[i] === "across") {
+          var uc = s.u + s.a / 2;
+          pts = s.v < d.v ? [[uc, s.v + s.b], [uc, d.v]] : [[uc, s.v], [uc, d.v + d.b]];
+        } else {
+          var sv = mid(e.from), dv = port[i], l1 = gapAt(byId[e.from].n.layer + 1, "s:" + e.from);
+          pts = [[s.u + s.a, sv], [l1, sv]];
+          if (kinds[i] === "long") {
+            var c = approach[i], l2 = gapAt(byId[e.to].n.layer, "d:" + e.to);
+            pts.push([l1, c], [l2, c], [l2, dv]);
+          } else pts.push([l1, dv]);
+          pts.push([d.u, dv]);
+        }
+        return pts;
+      });
+    }
+    function total(routes) {
+      var n = 0;
+      for (var i = 0; i < routes.length; i++) {
+        for (var j = i + 1; j < routes.length; j++) {
+          var ei = o.edges[i], ej = o.edges[j];
+          n += crossings(routes[i], routes[j], ei.from === ej.from || ei.to === ej.to);
+        }
       }
-      return pts.map(function (p) { return right ? p : [p[1], p[0]]; });
-    });
+      return n;
+    }
+    // each channel in turn keeps the lane order with the fewest crossings over the whole drawing
+    // (ties keep the grid's order, so the result is fixed by the boxes); twice round, since a
+    // channel's best order can change once its neighbours have moved
+    var best = total(route());
+    for (var pass = 0; pass < 2 && best > 0; pass++) {
+      gapLanes.concat(trackLanes).forEach(function (lanes) {
+        if (lanes.length < 2 || lanes.length > 6 || best === 0) return;
+        var start = lanes.slice(), keep = start;
+        permutations(start).forEach(function (order) {
+          lanes.splice.apply(lanes, [0, lanes.length].concat(order));
+          var n = total(route());
+          if (n < best) { best = n; keep = order; }
+        });
+        lanes.splice.apply(lanes, [0, lanes.length].concat(keep));
+      });
+    }
+    var routes = route().map(function (pts) { return pts.map(function (p) { return right ? p : [p[1], p[0]]; }); });
     var boxes = {};
     Object.keys(box).forEach(function (id) {
       var b = box[id];
       boxes[id] = right ? { x: b.u, y: b.v, w: b.a, h: b.b } : { x: b.v, y: b.u, w: b.b, h: b.a };
     });
     var along = sum(G, L + 1) + sum(A, L), across = sum(K, T + 1) + sum(B, T);
-    return { width: right ? along : across, height: right ? across : along, boxes: boxes, routes: routes };
+    return { width: right ? along : across, height: right ? across : along, boxes: boxes, routes: routes, crossings: best };
   };
 
   /* orthogonal polyline → path with corners rounded by up to `radius` (never more than half a leg) */

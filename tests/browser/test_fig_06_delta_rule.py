@@ -264,6 +264,51 @@ def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
     assert_step_shows(fig, kernel, s // 4, s % 4)
 
 
+# Every change of the stepper's readout and of Play's aria-pressed, in order, with the number of the
+# mutation batch (one batch per task): two changes in the same batch happened in the same moment.
+RUN_LOG_JS = """() => { const fig = document.getElementById('fig-06'), log = (window.__f06run = []);
+  const ro = fig.querySelector('.k3-stepper-readout'), play = fig.querySelector('.k3-play'); let batch = 0;
+  window.__f06obs = new MutationObserver(records => { batch++; records.forEach(r => {
+    if (r.type === 'attributes') log.push([batch, 'pressed', play.getAttribute('aria-pressed')]);
+    else if (ro.contains(r.target) || r.target === ro) log.push([batch, 'at', ro.textContent]); }); });
+  window.__f06obs.observe(ro, {childList: true, characterData: true, subtree: true});
+  window.__f06obs.observe(play, {attributes: true, attributeFilter: ['aria-pressed']}); }"""
+
+
+def test_play_from_the_opening_view_runs_to_the_end_and_then_replays_from_the_start(watched, site_url, kernel):
+    """Play from the opening view (token 5, its write landed) carries on through token 6's stages and
+    stops on the last one: the button is Play again the moment the end is shown (not a tick later,
+    when a press would only have paused a finished run), and the figure stays there. Play at the end
+    starts over from token 1 and walks on."""
+    page, _ = watched
+    data = kernel["data"]
+    tok = data["open_at"]["token"]
+    T = len(data["steps"])
+    fig = open_figure(page, site_url, FIG)
+    readout, play = fig.locator(".k3-stepper-readout"), fig.get_by_role("button", name="Play through the tokens")
+    assert readout.inner_text() == f"token {tok} / {T} · {data['open_at']['stage']}"
+    page.evaluate(RUN_LOG_JS)
+    play.click()
+    wait_until(page, lambda: play.get_attribute("aria-pressed") == "false", ms=(T * 4) * 1100 + 4000)
+    log = page.evaluate("window.__f06run")
+    shown = [x for _, what, x in log if what == "at"]
+    assert shown == [f"token {t} / {T} · {s}" for t in range(tok + 1, T + 1) for s in STAGES]  # on to the end, in order
+    end = next(b for b, what, x in log if what == "at" and x == shown[-1])
+    assert [b for b, what, x in log if what == "pressed"] == [log[0][0], end]  # pressed at the start, released with the end
+    assert_step_shows(fig, kernel, T - 1, 3)
+    page.wait_for_timeout(2500)  # a finished run stays finished
+    assert readout.inner_text() == shown[-1] and play.get_attribute("aria-pressed") == "false"
+    assert f"fig-06.step={T * 4 - 1}" in page.url
+    play.click()  # at the end: a replay from the first token
+    assert play.get_attribute("aria-pressed") == "true"
+    assert readout.inner_text() == f"token 1 / {T} · read"
+    assert_step_shows(fig, kernel, 0, 0)
+    wait_until(page, lambda: readout.inner_text() == f"token 1 / {T} · error")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    page.evaluate("window.__f06obs.disconnect()")
+
+
 def test_opens_on_a_state_that_already_holds_writes(watched, site_url, kernel):
     """The default view is the builder's open_at (the repeated key's token, its write landed), not
     the empty first token; the prose and the text alternative say so; a link without a step opens

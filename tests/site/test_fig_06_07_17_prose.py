@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from k3explainer.site import projectcode
+
 from . import article
+from .project import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +50,29 @@ def test_s06_the_repeated_key_reads_roughly_the_old_value_and_the_write_moves_mo
     words = article.prose("06-deltanet.md")
     assert "returns roughly the old value there, but only roughly" in words
     assert "most of the way to the new value" in words
+
+
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
+
+
+def test_s06_the_caption_and_alt_say_the_figures_sizes(figure):
+    """FIG 06's caption and text alternative give the state's size, the number of tokens and stages
+    and which token reuses which key in words: each is the shipped data's (d, the steps, the stage
+    picker's four stages, the repeat), so changing a param in the spec cannot leave them stale."""
+    d = figure("fig-06")
+    spec = article.spec("fig-06")
+    caption, alt = article.flat(spec.caption), article.flat(spec.alt)
+    n, T, rep = d["d"], len(d["steps"]), d["repeat"]
+    stages = projectcode.builder(ROOT, spec.builder).STAGES  # the stages each token is stepped through
+    assert np.asarray(d["steps"][0]["state"]).shape == (n, n)  # the grids drawn are d × d
+    assert f"A ${n}\\times {n}$ key-major state $S$ receiving {WORDS[T]} tokens under the delta rule" in caption
+    assert f"three {n} by {n} grids" in alt
+    assert f"Stepping, or Play, walks {WORDS[T]} tokens, each in {WORDS[len(stages)]} stages" in alt
+    assert (f"The {ORDINALS[rep['token']]} token reuses the {ORDINALS[rep['key_of']]} token's key with a new value") in alt
+    assert f"blurred by the partial first write and by tokens {rep['key_of'] + 1} and {rep['token'] - 1}" in alt
+    assert rep["token"] - rep["key_of"] == 3  # so "tokens 3 and 4" are exactly the writes in between
+    assert "writes token 1 into an empty state and reads it with q = k" in alt and d["readback"]["diff"] < 1e-12
 
 
 def test_s07_token_1s_share_never_rises_above_decay_alone(figure):

@@ -37,9 +37,12 @@
         format: function (s) { return "token " + (tokenOf(s) + 1) + " / " + T + " · " + STAGES[stageOf(s)].name; },
         onChange: function (s, how) { ctx.set({ step: s }, how); },
       });
+      /* Play carries on from where the reader is (the opening view: token 5 → the end) and stops as
+       * the last stage lands, the button back to Play in that same moment, so the next press
+       * replays from token 1 (the player starts over from the end) and never pauses a finished run */
       var player = K3W.player({ ctx: ctx, label: "Play through the tokens",
         at: function () { return ctx.get().step; }, last: N - 1,
-        go: function (s) { ctx.set({ step: s }, "play"); } });
+        go: function (s) { ctx.set({ step: s }, "play"); if (s >= N - 1) player.stop(); } });
       var stages = W.choice({
         label: "Stage of this token",
         options: STAGES.map(function (st, i) { return { value: i, text: st.text, sym: st.sym, aria: "Stage " + (i + 1) + ": " + st.text }; }),

@@ -31,6 +31,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from .errors import Diagnostics
 from .facts import Fact, Facts
 from .suggest import did_you_mean
+from .typography import keep_short_brackets
 
 DIRECTIVES = ("figure", "claim", "vs", "side", "callout")
 FACT_REF = re.compile(r"\{\{\s*([a-z0-9_]+(?:\.[a-z0-9_]+)+)\s*\}\}")
@@ -205,7 +206,7 @@ def fact_html(fact: Fact, cite_id: str) -> str:
         f'<span class="fact" tabindex="0" data-fact="{escape(fact.key)}" aria-describedby="{cite_id}">'
         f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance)}'
         f'<span class="fact-cite" role="tooltip" id="{cite_id}">{body}'
-        f"<span class=\"fact-source\">{escape(fact.source)}</span></span></span>"
+        f"<span class=\"fact-source\">{escape(keep_short_brackets(fact.source))}</span></span></span>"
     )
 
 
@@ -268,7 +269,7 @@ def _install_renderers(md: MarkdownIt) -> None:
                 prov = fact.provenance if fact else "illustrative"
                 # the citation closes the box; a stack because claims may nest in other directives
                 env.setdefault("claims", []).append(
-                    f'<p class="claim-cite">{escape(fact.source)}</p>' if fact else "")
+                    f'<p class="claim-cite">{escape(keep_short_brackets(fact.source))}</p>' if fact else "")
                 return (f'<div class="claim claim-{prov}" role="note">'
                         f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n')
             if kind == "vs":

@@ -12,6 +12,7 @@ from .content import Section, Site
 from .facts import Facts
 from .memo import Memo
 from .specs import Spec
+from .typography import keep_short_brackets
 
 FIGURE_SLOT = re.compile(r"<!--k3:figure (fig-\d\d[a-z]?)-->")
 
@@ -51,8 +52,12 @@ class _Loader(FileSystemLoader):
 def environment(templates: list[Path], memo: Memo | None = None) -> Environment:
     """Templates looked up in the folders in order: the first that has a name wins. With a memo
     the environment, and so its compiled templates, is kept while the folders hold the same files."""
-    make = lambda: Environment(loader=_Loader(templates), autoescape=select_autoescape(["html"]),  # noqa: E731
-                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    def make() -> Environment:
+        env = Environment(loader=_Loader(templates), autoescape=select_autoescape(["html"]),
+                          undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        env.filters["keep_short_brackets"] = keep_short_brackets
+        return env
+
     if memo is None:
         return make()
     listing = tuple((str(d), tuple(sorted(str(p.relative_to(d)) for p in d.rglob("*")))) for d in templates)

@@ -349,3 +349,75 @@ def test_bars_show_their_value_on_hover_and_toggle_on_click(watched, site_url, d
     toggled = kernel_per_layer(c, shown_layout(fig), N)
     assert shown_total(fig) == int(toggled.sum()) != before
     assert bar_values(page)[0] == toggled[0]
+
+
+def test_bars_show_their_value_on_screen(watched, site_url, data):
+    """Each bar's height on screen is its log-scale share of the plot's height; a toggle moves its
+    bar to the new height (bars are written only where they change)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    lo, hi = y_range(page)
+
+    def drawn():
+        page.wait_for_function(f"() => !document.querySelector('#{FIG}').getAnimations({{subtree: true}}).length")
+        return page.evaluate(f"""() => {{
+          const area = document.querySelector('#{FIG} .f09-area').getBoundingClientRect(), bottom = area.bottom - 1;
+          return [...document.querySelectorAll('#{FIG} .f09-barv')].map(b => (bottom - b.getBoundingClientRect().top) / (area.height - 1));
+        }}""")
+
+    def expected():
+        return [(np.log10(y) - lo) / (hi - lo) for y in bar_values(page)]
+
+    assert drawn() == pytest.approx(expected(), abs=0.01)
+    fig.locator(".f09-layer[data-layer='1']").click()
+    assert drawn() == pytest.approx(expected(), abs=0.01)
+
+
+def test_an_input_rewrites_only_what_it_changed(watched, site_url, data):
+    """Issue 16 (paint within a frame or two): toggling one layer rewrites that layer's button and
+    bar only; a new context rewrites the MLA bars and names only; a layer-count step adds or removes
+    the last layer's button and bar and leaves the others in place. The spoken name of each layer
+    begins with what the button shows."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    fig.locator("[data-preset='K3']").click()
+    watch = f"""() => {{
+      window.__f09 = new Set(); window.__f09Nodes = [...document.querySelectorAll('#{FIG} .f09-layer, #{FIG} .f09-barv')];
+      const own = c => (c || '').split(' ').filter(x => x !== 'sym-on').join(' ');  // not the symbol links' highlight
+      window.__f09Obs = new MutationObserver(rs => rs.forEach(r => {{
+        const e = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        if (r.attributeName === 'class' && own(r.oldValue) === own(r.target.getAttribute('class'))) return;
+        const hit = e.closest('.f09-layer, .f09-barv'); if (hit) window.__f09.add(hit); }}));
+      window.__f09Obs.observe(document.querySelector('#{FIG}'),
+        {{subtree: true, attributes: true, attributeOldValue: true, characterData: true, childList: true}});
+    }}"""
+    changed = f"""() => {{ window.__f09Obs.takeRecords(); window.__f09Obs.disconnect();
+      return [...window.__f09].map(e => (e.classList.contains('f09-layer') ? 'layer ' : 'bar ') +
+        (e.dataset.layer || (+e.parentElement.dataset.i + 1))).sort(); }}"""
+    fig.locator(".f09-layer[data-layer='5']").click()  # the tab stop moves to layer 5
+    page.evaluate(watch)
+    fig.locator(".f09-layer[data-layer='5']").click()
+    assert page.evaluate(changed) == ["bar 5", "layer 5"]
+    layout = shown_layout(fig)
+    page.evaluate(watch)
+    slider = fig.locator(".k3-slider input")
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    mla = sorted(f"{what} {i + 1}" for i, k in enumerate(layout) if k == "mla" for what in ("bar", "layer"))
+    assert page.evaluate(changed) == mla
+    nodes = page.evaluate_handle("() => window.__f09Nodes")
+    page.evaluate(watch)
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("ArrowLeft")  # a layer less (keys: the pointer stays, so no hover highlight changes)
+    assert page.evaluate(changed) == []
+    kept = page.evaluate("""([old, sel]) => { const now = [...document.querySelectorAll(sel)];
+      return now.length === old.length - 2 && now.every(e => old.includes(e)); }""", [nodes, f"#{FIG} .f09-layer, #{FIG} .f09-barv"])
+    assert kept and len(shown_layout(fig)) == len(layout) - 1
+    assert_consistent(page, fig, data)
+    names = fig.locator(".f09-layer").evaluate_all("bs => bs.map(b => [b.textContent.replace(/\\s+/g, ' ').trim(), b.getAttribute('aria-label')])")
+    N, c = shown_context(fig), sizes_of(data, "k3")
+    per_layer = kernel_per_layer(c, shown_layout(fig), N)
+    for i, (shown, name) in enumerate(names):
+        kind = shown_layout(fig)[i]
+        assert shown == f"{i + 1} {kind[0].upper()}"
+        assert name == f"{shown}: layer {i + 1}, {kind.upper()}, {int(per_layer[i]):,} elements; press to make it {'KDA' if kind == 'mla' else 'MLA'}"

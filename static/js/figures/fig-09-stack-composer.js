@@ -87,15 +87,15 @@
       slider.input.addEventListener("change", function () { ctx.end(); });
 
       /* the stack: one button per layer, in columns of four (one tab stop; arrow keys move) */
-      var grid = W.buttonGrid({ cls: "f09-cycles", columnCls: "f09-cycle", perColumn: CYCLE, onPress: toggle, onHover: chart.mark,
-        label: "Layer stack in macrocycles of four, layer 1 at the bottom left; arrow keys move, Enter or Space toggles",
-        button: function (i) {
-          return el("button", { type: "button", class: "f09-layer", "data-layer": i + 1 },
-            el("span", { class: "f09-layer-n", text: String(i + 1) }), " ", el("span", { class: "f09-layer-k" }),
-            el("span", { class: "visually-hidden" }));
-        } });
-      var totalNum = el("output", { class: "f09-total-num k3-num", "data-total": "" });
-      var totalSplit = el("p", { class: "f09-split" });
+      var stack = W.f09Stack({ cls: "f09-cycles", columnCls: "f09-cycle", perColumn: CYCLE, onPress: toggle, onHover: chart.mark,
+        syms: { mla: "mla-latent", kda: "kda-state" },
+        label: "Layer stack in macrocycles of four, layer 1 at the bottom left; arrow keys move, Enter or Space toggles" });
+      var totalText = document.createTextNode("");
+      var totalNum = el("output", { class: "f09-total-num k3-num", "data-total": "" }, totalText);
+      /* "12 MLA × 1,000 + … = " MLA part " + " KDA part " at N = … (toy sizes)" */
+      var splitHead = document.createTextNode(""), splitTail = document.createTextNode("");
+      var partMla = part("mla"), partKda = part("kda");
+      var totalSplit = el("p", { class: "f09-split" }, splitHead, partMla.node, " + ", partKda.node, splitTail);
       var barMla = el("span", { class: "f09-bar-mla", "data-sym": "mla-latent" });
       var barKda = el("span", { class: "f09-bar-kda", "data-sym": "kda-state" });
       var note = el("p", { class: "f09-note" });
@@ -109,7 +109,7 @@
           el("div", { class: "f09-left" },
             W.legend([{ text: "KDA: fixed state", swatch: "box", cls: "f09-sw-kda", sym: "kda-state" },
               { text: "MLA: latent per token", swatch: "box", cls: "f09-sw-mla", sym: "mla-latent" }]),
-            grid.node),
+            stack.node),
           el("div", { class: "f09-right" },
             chart.plot,
             el("div", { class: "f09-total" },
@@ -123,41 +123,48 @@
             sizes,
             note))));
 
+      /* An input writes only what it changed (issue 16: paint within a frame or two): a button
+       * whose kind or spoken name changed, a number whose text changed. */
       function paintStack(v) {
-        grid.size(v.layout.length);
-        grid.cells().forEach(function (b, i) {
-          var k = v.layout[i];
-          b.className = "f09-layer is-" + k;
-          b.setAttribute("data-sym", k === "mla" ? "mla-latent" : "kda-state");
-          b.setAttribute("data-kind", k);
-          // the visible "5 K" plus a spoken description (no aria-label, so the name contains what is seen)
-          b.querySelector(".f09-layer-k").textContent = k === "mla" ? "M" : "K";
-          b.lastChild.textContent = ": layer " + (i + 1) + ", " + NAMES[k] + ", " + W.int(v.perLayer(k)) +
-            " elements; press to make it " + (k === "mla" ? "KDA" : "MLA");
+        stack.size(v.layout.length);
+        var value = { mla: W.int(v.perLayer("mla")), kda: W.int(v.perLayer("kda")) };
+        v.layout.forEach(function (k, i) {
+          // the visible "5 K" begins the spoken name, so the name contains what is seen
+          stack.set(i, k, (i + 1) + " " + (k === "mla" ? "M" : "K") + ": layer " + (i + 1) + ", " + NAMES[k] + ", " +
+            value[k] + " elements; press to make it " + (k === "mla" ? "KDA" : "MLA"));
         });
+      }
+      function text(node, s) {  // a text node's data: no nodes replaced (nothing for the page's observers)
+        if (node.data !== s) node.data = s;
+      }
+      function part(kind) {
+        var t = document.createTextNode("");
+        return { node: el("span", { class: "f09-part", "data-part": kind }, t), text: t };
       }
 
       /* ---- the readouts ---- */
+      var shown = {};  // what the stepper, the slider and the share bar show
       function paintTotals(v) {
         var scale = v.total || 1;  // the whole bar is the total
-        totalNum.textContent = W.int(v.total);
-        barMla.style.width = (100 * v.part("mla") / scale) + "%";
-        barKda.style.width = (100 * v.part("kda") / scale) + "%";
-        totalSplit.textContent = "";
-        totalSplit.append(v.count("mla") + " MLA × " + W.int(v.perLayer("mla")) + " + " + v.count("kda") + " KDA × " +
-          W.int(v.perLayer("kda")) + " = ", el("span", { class: "f09-part", "data-part": "mla", text: W.int(v.part("mla")) }), " + ",
-          el("span", { class: "f09-part", "data-part": "kda", text: W.int(v.part("kda")) }),
-          " at N = " + W.int(v.N) + " (" + SIZES[v.cset] + ")");
+        text(totalText, W.int(v.total));
+        var wm = (100 * v.part("mla") / scale) + "%", wk = (100 * v.part("kda") / scale) + "%";
+        if (shown.wm !== wm) { shown.wm = wm; barMla.style.width = wm; }
+        if (shown.wk !== wk) { shown.wk = wk; barKda.style.width = wk; }
+        text(splitHead, v.count("mla") + " MLA × " + W.int(v.perLayer("mla")) + " + " + v.count("kda") + " KDA × " +
+          W.int(v.perLayer("kda")) + " = ");
+        text(partMla.text, W.int(v.part("mla")));
+        text(partKda.text, W.int(v.part("kda")));
+        text(splitTail, " at N = " + W.int(v.N) + " (" + SIZES[v.cset] + ")");
+        var drawn = letters(v.layout);
         presetButtons.forEach(function (b) {
-          var name = b.dataset.preset;
-          b.setAttribute("aria-pressed", v.cset === presetSizes(name) &&
-            letters(v.layout) === letters(presetLayout(name, v.layout.length)) ? "true" : "false");
+          var name = b.dataset.preset, on = v.cset === presetSizes(name) && drawn === letters(presetLayout(name, v.layout.length));
+          if (b.pressed !== on) { b.pressed = on; b.setAttribute("aria-pressed", on ? "true" : "false"); }
         });
         paintSizes(v);
-        var k3 = letters(v.layout) === letters(data.k3_layout);
+        var k3 = drawn === letters(data.k3_layout);
         if (k3 !== noteK3) { noteK3 = k3; if (k3) W.html(note, "K3: " + data.k3_layout_html); else note.textContent = ""; }
-        layersStepper.set(v.layout.length - 1);
-        slider.set(v.nIdx);
+        if (shown.count !== v.layout.length) { shown.count = v.layout.length; layersStepper.set(v.layout.length - 1); }
+        if (shown.nIdx !== v.nIdx) { shown.nIdx = v.nIdx; slider.set(v.nIdx); }
       }
       function paintSizes(v) {
         if (sizes.dataset.sizes === v.cset) return;

@@ -2,8 +2,9 @@
  * against chunk size C (log–log), split into its three terms (sequential steps, multiply-adds at
  * peak, time lost to small tiles), with the band where the total is near its minimum and a ring
  * at the minimum. The reader sets the cost model, the head width d and the per-step latency ℓ;
- * every curve, band and readout for every setting is computed by the builder. The chart, marker,
- * C slider and scrubbing are W.scrubber's. */
+ * every curve, band and readout for every setting is computed by the builder. The chart's axes, the
+ * C slider and scrubbing are W.scrubber's; the curves, band, ring, cursor and labels are drawn over
+ * its plot by K3W.f15bOverlay, so no input makes Plotly draw (issue 16). */
 (function () {
   "use strict";
   var MARGIN = { l: 66, r: 14, t: 12, b: 46 };
@@ -11,11 +12,11 @@
    * rather sit; K3W.f15bLabels moves it from there only as far as it must to touch nothing, and
    * falls back on a narrow form only where the label fits nowhere (a phone, a few settings and C) */
   var TIME = [
-    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", home: 0.8, color: "--violet", dash: "solid", svg: null },
-    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", narrow: ["multiply-\nadds"], home: 0.1, color: "--blue", dash: "dash", svg: "5 3" },
-    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", narrow: ["small-tile\nloss", "tile loss"], home: 0.25, color: "--orange", dash: "dot", svg: "2 2" },
+    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", home: 0.8, color: "--violet", dash: "solid", width: 2.5, svg: null },
+    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", narrow: ["multiply-\nadds"], home: 0.1, color: "--blue", dash: "dash", width: 2.5, svg: "5 3" },
+    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", narrow: ["small-tile\nloss", "tile loss"], home: 0.25, color: "--orange", dash: "dot", width: 2.5, svg: "2 2" },
   ];
-  var TOTAL = { key: "total", tag: "total", home: 0.85, color: "--ink", half: 2 };
+  var TOTAL = { key: "total", tag: "total", home: 0.85, color: "--ink", width: 4 };
   var SYM = { state: "ck-state", chunk: "ck-chunk" };
 
   K3.register("fig-15b-chunk-size", {
@@ -65,24 +66,12 @@
       var chart = W.scrubber({
         mount: mount, values: data.c, index: at(st), plotClass: "f15b-plot", margin: MARGIN,
         slider: { label: "Chunk size", sym: "ck-c", format: function (c) { return "C = " + W.int(c); } },
-        curves: function () {
-          var s = S(), y = V().y.span, css = chart.css, b = s.band;
-          var band = { type: "scatter", mode: "lines", hoverinfo: "none", fill: "toself", opacity: 0.25,
-            x: [b.lo, b.lo, b.hi, b.hi], y: [y[0], y[1], y[1], y[0]], fillcolor: css("--green"), line: { width: 0 } };
-          var terms = TIME.map(function (t) {
-            return { type: "scatter", mode: "lines", hoverinfo: "none", x: data.grid, y: s.time[t.key],
-              line: { color: css(t.color), dash: t.dash, width: 2.5 } };
-          });
-          var total = { type: "scatter", mode: "lines", hoverinfo: "none", x: data.grid, y: s.time.total,
-            line: { color: css("--ink"), width: 4 } };
-          var best = { type: "scatter", mode: "markers", hoverinfo: "none", x: [b.best], y: [b.min_time],
-            marker: { size: 15, symbol: "circle-open", color: css("--green"), line: { width: 3 } } };
-          return [band].concat(terms, [total, best]);
-        },
+        curves: function () { return []; },  // the overlay draws the curves, the band and the ring; Plotly the axes
         marker: function () { return { span: [], line: "--ink-3", dots: [] }; },  // the overlay draws the cursor
         axes: function () {
           var narrow = isNarrow(), y = V().y;
           drawnNarrow = narrow;
+          drawnY = JSON.stringify(y);
           return {
             height: narrow ? 300 : 360,  // as the sheet's container query reserves
             // every second (narrow: third) power of two, plus the last one when there is room
@@ -97,11 +86,12 @@
       });
       /* Narrow by the plot's own width (fewer ticks, a shorter plot). Plotly's last layout holds it,
        * so a redraw reads no DOM; only the first draw measures (and Plotly measures then anyway). */
-      var drawnNarrow = null;
+      var drawnNarrow = null, drawnY = null;
       function isNarrow() { var fl = chart.plot._fullLayout; return (fl ? fl.width : chart.plot.clientWidth) < 560; }
-      /* The cursor and the curve labels are an overlay (K3W.f15bOverlay), so a scrub moves them
-       * without a Plotly redraw; its geometry is the curves in plot-area pixels, from Plotly's last
-       * layout (a JS object, not a DOM read). */
+      /* The curves, the band, the ring, the cursor and the curve labels are an overlay
+       * (K3W.f15bOverlay): Plotly draws the axes once (again on a resize), and an input, a scrub or
+       * a new setting, writes the overlay's attributes only. Its geometry is the curves in plot-area
+       * pixels, from Plotly's last layout (a JS object, not a DOM read). */
       var ALL = TIME.concat([TOTAL]), overlay = null, px = null, py = null;
       function drawOverlay() {
         var fl = chart.plot._fullLayout, s = S(), xr = data.x_range, yr = V().y.range;
@@ -110,14 +100,23 @@
         py = function (t) { return (yr[1] - Math.log10(t)) / (yr[1] - yr[0]) * h; };
         if (!overlay) {
           overlay = W.f15bOverlay({ font: { family: fl.font.family, size: 12 }, dot: 4.5,
-            labels: ALL.map(function (t, k) { return { text: t.tag, narrow: t.narrow, curve: k, home: t.home, color: t.color }; }) });
+            labels: ALL.map(function (t, k) { return { text: t.tag, narrow: t.narrow, curve: k, home: t.home, color: t.color }; }),
+            curves: ALL.map(function (t) { return { key: t.key, color: t.color, width: t.width, dash: dashOf(t.dash, t.width) }; }),
+            ring: { r: 7.5, width: 3 } });  // Plotly's open circle of size 15, line 3
           chart.plot.parentNode.appendChild(overlay.node);
         }
         var xs = data.grid.map(px);
         overlay.draw({ ox: fl.xaxis._offset, oy: fl.yaxis._offset, w: w, h: h,
+          band: { x0: px(s.band.lo), x1: px(s.band.hi) },
           ring: { x: px(s.band.best), y: py(s.band.min_time), r: 10 },  // the ring's radius and line, and a pixel
-          curves: ALL.map(function (t) { return { x: xs, y: s.time[t.key].map(py), half: t.half || 1.25 }; }) });
+          curves: ALL.map(function (t) { return { x: xs, y: s.time[t.key].map(py), half: t.width / 2 }; }) });
         moveCursor(at(st));
+      }
+      /* Plotly's dash patterns (its drawing.dashStyle): dots and dashes of one and three times the
+       * line width, at least 3 px */
+      function dashOf(dash, width) {
+        var u = Math.max(width, 3);
+        return dash === "dot" ? u + " " + u : dash === "dash" ? 3 * u + " " + 3 * u : null;
       }
       function moveCursor(i) {
         var s = S();
@@ -219,8 +218,9 @@
             latency.set(data.latencies.indexOf(state.lat));
             if (!prev || prev.view !== state.view) buildTerms();
             paint(at(state));
-            if (prev && redraw) {  // new curves: Plotly redraws them, the overlay follows
-              chart.show(at(state), true);
+            if (prev && redraw) {  // new curves: the overlay draws them (Plotly only if the axes change)
+              if (JSON.stringify(V().y) !== drawnY) chart.show(at(state), true);
+              else chart.slider.set(at(state));
               drawOverlay();
             } else {  // a scrub: the slider and the overlay's cursor (labels it would cover step aside)
               chart.slider.set(at(state));

@@ -4,7 +4,9 @@
  * in the figure file, only to keep each file small; nothing else uses it.
  *
  * Drawn in HTML, not Plotly: an input changes a few bar heights, which a style write repaints
- * within a frame, where a Plotly redraw of the whole chart took ~80–100 ms per input.
+ * within a frame, where a Plotly redraw of the whole chart took ~80–100 ms per input. A draw
+ * writes only the bars whose kind or height changed; the plot area is a layout boundary
+ * (contain: size layout, in the sheet), so a bar's height transition re-lays out the bars alone.
  *
  * K3W.f09LayerChart({names, sizes, onPick(i)}) → {plot, draw(v), mark(i)}
  *   v: the figure's view (layout, perLayer(kind), N, cset, C); mark(i) outlines bar i and shows
@@ -25,13 +27,17 @@
     var plot = el("div", { class: "f09-plot", role: "img", "data-graphic": "chart" },
       yTitle, el("div", { class: "f09-area" }, grid, bars, tip), ticks,
       el("p", { class: "f09-xtitle k3-axis-title", text: "layer" }));
-    var shown = null, marked = -1, scaleOf = null, ticksFor = 0;
+    var shown = null, marked = -1, scaleOf = null, ticksFor = 0, drawn = [], scales = {};
 
     /* one log10 range per size set, spanning every context's per-layer value */
     function scale(C) {
-      var vals = C.mla_per_layer.concat([C.kda_per_layer]);
-      var lo = Math.log10(Math.min.apply(null, vals)), hi = Math.log10(Math.max.apply(null, vals));
-      return { lo: Math.floor(lo) - 0.05, hi: hi + 0.15 };
+      var key = C.mla_per_layer.join(",") + "|" + C.kda_per_layer;
+      if (!scales[key]) {
+        var vals = C.mla_per_layer.concat([C.kda_per_layer]);
+        var lo = Math.log10(Math.min.apply(null, vals)), hi = Math.log10(Math.max.apply(null, vals));
+        scales[key] = { lo: Math.floor(lo) - 0.05, hi: hi + 0.15, key: key };
+      }
+      return scales[key];
     }
     function pct(y, s) { return 100 * (Math.log10(y) - s.lo) / (s.hi - s.lo); }
 
@@ -57,22 +63,30 @@
         if (i === 1 || i % step === 0) ticks.appendChild(el("span", { style: "left: " + (100 * (i - 0.5) / n) + "%", text: String(i) }));
       }
     }
-    function paintBars(v) {
+    function paintBars(v) {  // writes only the bars whose kind or height changed
       var s = scale(v.C);
-      while (bars.children.length > v.layout.length) bars.lastChild.remove();
+      while (bars.children.length > v.layout.length) { bars.lastChild.remove(); drawn.pop(); }
       while (bars.children.length < v.layout.length) {
         bars.appendChild(el("span", { class: "f09-col", "data-i": bars.children.length }, el("span", { class: "f09-barv" })));
+        drawn.push({});
       }
       v.layout.forEach(function (k, i) {
-        var bar = bars.children[i].firstChild, y = v.perLayer(k);
-        bar.className = "f09-barv is-" + k + (i === marked ? " is-marked" : "");
-        bar.dataset.value = y;
-        bar.style.height = pct(y, s) + "%";
+        var bar = bars.children[i].firstChild, y = v.perLayer(k), was = drawn[i];
+        if (was.k !== k) {
+          was.k = k;
+          bar.className = "f09-barv is-" + k + (i === marked ? " is-marked" : "");
+        }
+        if (was.y !== y || was.s !== s.key) {
+          was.y = y;
+          was.s = s.key;
+          bar.dataset.value = y;
+          bar.style.height = pct(y, s) + "%";
+        }
       });
     }
     function paintTip() {
       var v = shown, i = marked;
-      if (!v || i < 0 || i >= v.layout.length) { tip.hidden = true; return; }
+      if (!v || i < 0 || i >= v.layout.length) { if (!tip.hidden) tip.hidden = true; return; }
       var k = v.layout[i];
       tip.textContent = "layer " + (i + 1) + ": " + names[k] + ", " + W.int(v.perLayer(k)) + " elements";
       tip.hidden = false;

@@ -4,7 +4,8 @@
  * Why an overlay: a scrub moves only the cursor (and a label it would cover), but asking Plotly
  * to move a marker trace recomputes and redraws every trace, and moving an annotation re-measures
  * its text: several frames per step on a slow machine. Here a scrub writes a transform and a few
- * attributes and reads no layout; the overlay is redrawn in full only when the curves change.
+ * attributes and reads no layout; the curves are drawn here too, so a new setting rewrites their
+ * points and the labels' places and Plotly, which draws only the axes, does nothing.
  *
  * Why a placement search and not fixed spots: the curves move with every setting (cost model,
  * head width, latency) and the cursor (a full-height line with a dot on each curve) can sit at
@@ -29,11 +30,17 @@
  *   place(geom, cursor) → [{left, top, width, height, form}, …] per label (form k > 0: narrow[k - 1];
  *   null: no clear spot), for a
  *   cursor at x = cursor px (null: none). Placements are memoised per geom and cursor position.
- * K3W.f15bOverlay({labels: [{text, curve, home, color}], font, dot}) → {node, draw(geom), move(x, ys)}
+ * K3W.f15bOverlay({labels: [{text, curve, home, color}], font, dot, curves: [{key, color, width, dash}],
+ *                  ring: {r, width}}) → {node, draw(geom), move(x, ys)}
  *   node: an <svg> to lay over the plot (same box); colours are CSS variables, so it follows dark
- *   mode. draw(geom) takes new curves (geom also holds ox, oy: the plot area's offset in the svg);
- *   move(x, ys) puts the cursor at x with its dots at ys (plot-area px, one per curve) and moves
- *   any label it would cover. Each label carries data-label (its text), the cursor data-x.
+ *   mode. It draws the curves themselves (opts.curves, in geom.curves' order; dash: an SVG dash
+ *   array), the shaded band and the ring at the minimum, clipped to the plot area as Plotly clips
+ *   its traces: Plotly draws only the axes, so a new setting (cost model, head width, latency) is a
+ *   few attribute writes here, where a Plotly redraw of the traces took 30–200 ms per input.
+ *   draw(geom) takes new curves (geom also holds ox, oy: the plot area's offset in the svg; band:
+ *   {x0, x1}, its ends in px); move(x, ys) puts the cursor at x with its dots at ys (plot-area px,
+ *   one per curve) and moves any label it would cover. Each label carries data-label (its text),
+ *   the cursor data-x, each curve data-curve (its key).
  */
 (function () {
   "use strict";
@@ -155,6 +162,15 @@
 
   W.f15bOverlay = function (opts) {
     var el = W.el, place = W.f15bLabels(opts), geom = null, cursor = null, shown = [];
+    /* the curves, the band and the ring, as Plotly drew them (its line widths and dash patterns);
+     * the nested <svg> clips the curves to the plot area, as Plotly clips its traces */
+    var band = el("svg:rect", { class: "f15b-band-area", y: 0, style: "fill: var(--green)" });
+    var lines = opts.curves.map(function (c, k) {
+      return el("svg:polyline", { class: "f15b-curve", "data-curve": c.key, "stroke-dasharray": c.dash || null,
+        style: "stroke: var(" + c.color + "); stroke-width: " + c.width + "px" });
+    });
+    var clip = el.apply(null, ["svg:svg", { class: "f15b-curves", overflow: "hidden" }, band].concat(lines));
+    var ring = el("svg:circle", { class: "f15b-ring", r: opts.ring.r, style: "stroke: var(--green); stroke-width: " + opts.ring.width + "px" });
     var line = el("svg:line", { class: "f15b-cursor-line", x1: 0, x2: 0, y1: 0 });
     var dots = opts.labels.map(function (l) {
       return el("svg:circle", { class: "f15b-cursor-dot", r: opts.dot, style: "fill: var(" + l.color + ")" });
@@ -173,7 +189,7 @@
         t.appendChild(el("svg:tspan", { x: 0, y: 1 + (i + 0.5) * lineH, text: line }));
       });
     }
-    var area = el.apply(null, ["svg:g", {}, mark].concat(texts));
+    var area = el.apply(null, ["svg:g", {}, clip, ring, mark].concat(texts));
     var node = el("svg:svg", { class: "f15b-overlay", "aria-hidden": "true" }, area);
 
     function relabel() {  // write a label's place (and form) only when it moves
@@ -193,6 +209,18 @@
         geom = g;
         area.setAttribute("transform", "translate(" + g.ox + "," + g.oy + ")");
         line.setAttribute("y2", g.h);
+        clip.setAttribute("width", g.w);
+        clip.setAttribute("height", g.h);
+        band.setAttribute("x", g.band.x0);
+        band.setAttribute("width", Math.max(0, g.band.x1 - g.band.x0));
+        band.setAttribute("height", g.h);
+        g.curves.forEach(function (c, k) {
+          var pts = "";
+          for (var j = 0; j < c.x.length; j++) pts += (j ? " " : "") + c.x[j].toFixed(2) + "," + c.y[j].toFixed(2);
+          lines[k].setAttribute("points", pts);
+        });
+        ring.setAttribute("cx", g.ring.x);
+        ring.setAttribute("cy", g.ring.y);
         if (cursor !== null) relabel();
       },
       move: function (x, ys) {

@@ -5,7 +5,6 @@
  *   10-dom          K3W.el (build an element), K3W.html (insert build-time HTML)
  *   20-format       numbers and labels: fmt, sci, sup, int, si, sub, axis, range
  *   30-controls     choice, stepper, slider
- *   36-button-grid  a grid of buttons with one tab stop (FIG 09's layer stack)
  *   40-disclosures  items that expand in place
  *   45-sections     links from a figure to the article's sections, labelled from the page
  *   50-charts       Plotly's frame in the page's colours, scrubbing, colour contrast helpers
@@ -18,7 +17,8 @@
  *   80-svg          SVG drawings and text that fits in them; 81 cards, 82 a residual layer
  *   85-camera       pan and zoom over a fixed canvas (FIG 08)
  *   86-lanes        node-and-edge diagrams whose edges run in lanes between the boxes (FIG 08)
- * A project adds its own in static/js/widgets/ (the flagship: 87-f08-gate-demo, 88-f09-layer-chart, 89-f08-story, 89-f15b-labels,
+ * A project adds its own in static/js/widgets/ (the flagship: 87-f08-gate-demo, 88-f09-layer-chart,
+ * 88-f09-stack, 89-f08-story, 89-f15b-labels,
  * pieces of one figure kept apart only to keep its file small); the build joins both folders.
  */
 (function () {

@@ -30,9 +30,15 @@
       cells.forEach(function (row, i) {
         row.forEach(function (td, j) {
           var v = Array.isArray(values[0]) ? values[i][j] : values[j];
-          td.className = (m.masked && m.masked(i, j) ? "is-masked " : "") + (m.changed && m.changed(i, j) ? "is-changed" : "");
-          if (heat) W.heat.paint(td, v, heat.scale, opts.digits);
-          else td.textContent = typeof v === "string" ? v : W.fmt(v, opts.digits);
+          var masked = m.masked && m.masked(i, j), changed = m.changed && m.changed(i, j);
+          if (heat) {  // only what differs is written (see W.heat.paint): the class as it will end
+            var cls = [masked && "is-masked", changed && "is-changed", typeof v === "string" && "is-text"].filter(Boolean).join(" ");
+            if (td.className !== cls) td.className = cls;
+            W.heat.paint(td, v, heat.scale, opts.digits);
+          } else {
+            td.className = (masked ? "is-masked " : "") + (changed ? "is-changed" : "");
+            td.textContent = typeof v === "string" ? v : W.fmt(v, opts.digits);
+          }
           if (m.style) m.style(td, v, i, j);
         });
       });
@@ -65,11 +71,11 @@
     }
     return {
       node: m.node, cells: m.cells, outer: outer,
-      caption: function (text) { if (cap) cap.textContent = text; },
+      caption: function (text) { if (cap && cap.textContent !== text) cap.textContent = text; },
       update: function (values, marks) {
         var mk = marks || {};
         m.update(values, { changed: mk.changed ? function (i, j) { return !!mk.changed[i][j]; } : null });
-        m.node.setAttribute("data-tone", mk.tone || "");
+        if (m.node.getAttribute("data-tone") !== (mk.tone || "")) m.node.setAttribute("data-tone", mk.tone || "");
       },
     };
   };

@@ -18,27 +18,37 @@
   var W = window.K3W;
   var H = (W.heat = {});
 
+  /* paint and tint write only what differs from what the cell already shows: a grid repainted with
+   * mostly the same values (a new step) then costs the browser style and layout for the cells that
+   * changed, not for every cell (a text node replaced, even by the same text, is laid out anew) */
   H.paint = function (td, v, scale, digits) {
     if (typeof v === "string") {
-      td.textContent = v;
-      td.removeAttribute("data-sign");
-      td.style.removeProperty("--heat");
-      td.classList.add("is-text");
+      var t = td.firstChild;
+      if (!(t && t.nodeType === 3 && !t.nextSibling && t.data === v)) td.textContent = v;
+      H.tint(td, null);
+      if (!td.classList.contains("is-text")) td.classList.add("is-text");
       return;
     }
-    td.classList.remove("is-text");
+    if (td.classList.contains("is-text")) td.classList.remove("is-text");
     var n = td.firstChild && td.firstChild.className === "k3-heat-n" ? td.firstChild : null;
     if (!n) { td.textContent = ""; n = td.appendChild(W.el("span", { class: "k3-heat-n" })); }
-    n.textContent = W.fmt(v, digits);
+    var text = W.fmt(v, digits), x = n.firstChild;
+    if (x && x.nodeType === 3 && !x.nextSibling) { if (x.data !== text) x.data = text; }
+    else n.textContent = text;
     H.tint(td, v, scale);
   };
   /* The colour of a value: sign picks the hue, |v| / scale the strength, through a square root so
    * that small values (most of a state) still show while the order of magnitudes is kept. */
   H.tint = function (node, v, scale) {
-    if (v === null || v === undefined) { node.removeAttribute("data-sign"); node.style.removeProperty("--heat"); return; }
+    if (v === null || v === undefined) {
+      if (node.hasAttribute("data-sign")) node.removeAttribute("data-sign");
+      if (node.style.getPropertyValue("--heat")) node.style.removeProperty("--heat");
+      return;
+    }
     var share = scale > 0 ? Math.sqrt(Math.min(1, Math.abs(v) / scale)) : 0;
-    node.setAttribute("data-sign", v < 0 ? "neg" : "pos");
-    node.style.setProperty("--heat", (100 * share).toFixed(1) + "%");
+    var sign = v < 0 ? "neg" : "pos", heat = (100 * share).toFixed(1) + "%";
+    if (node.getAttribute("data-sign") !== sign) node.setAttribute("data-sign", sign);
+    if (node.style.getPropertyValue("--heat") !== heat) node.style.setProperty("--heat", heat);
   };
 
   H.keys = function (table, cells) {

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 from pydantic_core import PydanticCustomError
 
 from .errors import Diagnostics
-from .memo import Memo
+from .memo import Memo, parse_file
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import YamlProblem, load
@@ -123,15 +123,7 @@ def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagno
     parts = {p.id for p in site.parts} if site else set()
     sections: list[Section] = []
     for path in sorted(folder.glob("*.md")):
-        try:
-            text = memo.files.text(path) if memo else path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
-            continue
-        if memo is None:
-            section = _load_one(path, text, md, diags)
-        else:
-            section = memo.get(("section", path), (text, md), lambda: _load_one(path, text, md, diags), diags)
+        section = parse_file(path, diags, memo, "section", lambda text: _load_one(path, text, md, diags), md)
         if section is None:
             continue
         if parts and section.meta.part not in parts:

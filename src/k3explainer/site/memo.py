@@ -88,3 +88,16 @@ class Memo:
         if name not in self.state:
             self.state[name] = make()
         return self.state[name]
+
+
+def parse_file(path: Path, diags, memo: Memo | None, slot: str, parse: Callable[[str], Any], *inputs: Any) -> Any:
+    """`parse(text)` of a UTF-8 source file (None, reported, if it is not UTF-8). With a memo, a file
+    whose text (and `inputs`) are unchanged is not parsed again."""
+    try:
+        text = memo.files.text(path) if memo else path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
+        return None
+    if memo is None:
+        return parse(text)
+    return memo.get((slot, path), (text, *inputs), lambda: parse(text), diags)

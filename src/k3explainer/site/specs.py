@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from . import projectcode
 from .errors import Diagnostics
-from .memo import Memo
+from .memo import Memo, parse_file
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
@@ -111,15 +111,7 @@ def load_specs(folder: Path, diags: Diagnostics, memo: Memo | None = None) -> di
     """With a memo (`--serve`), a spec whose text is unchanged is not parsed and validated again."""
     specs: dict[str, Spec] = {}
     for path in sorted(folder.glob("*.yaml")):
-        try:
-            text = memo.files.text(path) if memo else path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
-            continue
-        if memo is None:
-            spec = _load_spec(path, text, diags)
-        else:
-            spec = memo.get(("spec", path), text, lambda: _load_spec(path, text, diags), diags)
+        spec = parse_file(path, diags, memo, "spec", lambda text: _load_spec(path, text, diags))
         if spec is None:
             continue
         model, marked = spec.model, spec.marked

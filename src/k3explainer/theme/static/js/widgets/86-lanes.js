@@ -17,7 +17,7 @@
  *
  * K3W.lanes({flow: "right"|"down", tracks, nodes: [{id, layer, track, w, h}], edges: [{from, to,
  *   via}], gap, lane, port, margin}) → {width, height, boxes: {id: {x, y, w, h}}, routes: [[[x, y], …]],
- *   crossings (how many remain)}
+ *   crossings (how many remain)}; the same input returns the same (shared, read-only) result
  * K3W.lanes.path(points, radius) → an SVG path "d" with rounded corners
  */
 (function () {
@@ -56,7 +56,13 @@
     return out;
   }
 
+  var drawn = {};  // input → result: switching a view back reuses its routing (the search costs ~100 ms)
   W.lanes = function (o) {
+    var key = JSON.stringify(o);
+    if (!drawn[key]) drawn[key] = layOut(o);
+    return drawn[key];
+  };
+  function layOut(o) {
     var right = o.flow === "right", gap = o.gap || 24, step = o.lane || 8, margin = o.margin || 8;
     var portGap = o.port || 0;
     var byId = {}, ins = {};
@@ -150,30 +156,46 @@
         return pts;
       });
     }
-    function total(routes) {
-      var n = 0;
+    function related(i, j) { return o.edges[i].from === o.edges[j].from || o.edges[i].to === o.edges[j].to; }
+    function sameRoute(a, b) {
+      if (a.length !== b.length) return false;
+      for (var k = 0; k < a.length; k++) if (a[k][0] !== b[k][0] || a[k][1] !== b[k][1]) return false;
+      return true;
+    }
+    function pairCounts(routes) {  // crossings of every pair of wires: [i][j]
+      var m = routes.map(function () { return []; });
       for (var i = 0; i < routes.length; i++) {
-        for (var j = i + 1; j < routes.length; j++) {
-          var ei = o.edges[i], ej = o.edges[j];
-          n += crossings(routes[i], routes[j], ei.from === ej.from || ei.to === ej.to);
-        }
+        for (var j = i + 1; j < routes.length; j++) m[i][j] = m[j][i] = crossings(routes[i], routes[j], related(i, j));
       }
-      return n;
+      return m;
     }
     // each channel in turn keeps the lane order with the fewest crossings over the whole drawing
     // (ties keep the grid's order, so the result is fixed by the boxes); twice round, since a
-    // channel's best order can change once its neighbours have moved
-    var best = total(route());
-    for (var pass = 0; pass < 2 && best > 0; pass++) {
+    // channel's best order can change once its neighbours have moved. A new order moves only a few
+    // wires, so a candidate's total is the current one plus what changes for the wires it moved
+    // (the same count as recounting every pair, at a fraction of the cost: a channel has up to 720
+    // orders to try)
+    var cur = route(), counts = pairCounts(cur), best = 0;
+    counts.forEach(function (row, i) { row.forEach(function (n, j) { if (j > i) best += n; }); });
+    var improved = true;  // a second pass after one that moved nothing would try the same orders again
+    for (var pass = 0; pass < 2 && best > 0 && improved; pass++) {
+      improved = false;
       gapLanes.concat(trackLanes).forEach(function (lanes) {
         if (lanes.length < 2 || lanes.length > 6 || best === 0) return;
-        var start = lanes.slice(), keep = start;
+        var start = lanes.slice(), keep = start, keepRoutes = cur, base = best;
         permutations(start).forEach(function (order) {
           lanes.splice.apply(lanes, [0, lanes.length].concat(order));
-          var n = total(route());
-          if (n < best) { best = n; keep = order; }
+          var next = route(), moved = [], still = [];
+          next.forEach(function (r, i) { (sameRoute(r, cur[i]) ? still : moved).push(i); });
+          var n = base;
+          moved.forEach(function (i, a) {
+            still.forEach(function (j) { n += crossings(next[i], next[j], related(i, j)) - counts[i][j]; });
+            moved.slice(a + 1).forEach(function (j) { n += crossings(next[i], next[j], related(i, j)) - counts[i][j]; });
+          });
+          if (n < best) { best = n; keep = order; keepRoutes = next; }
         });
         lanes.splice.apply(lanes, [0, lanes.length].concat(keep));
+        if (keepRoutes !== cur) { cur = keepRoutes; counts = pairCounts(cur); improved = true; }
       });
     }
     var routes = route().map(function (pts) { return pts.map(function (p) { return right ? p : [p[1], p[0]]; }); });
@@ -184,7 +206,7 @@
     });
     var along = sum(G, L + 1) + sum(A, L), across = sum(K, T + 1) + sum(B, T);
     return { width: right ? along : across, height: right ? across : along, boxes: boxes, routes: routes, crossings: best };
-  };
+  }
 
   /* orthogonal polyline → path with corners rounded by up to `radius` (never more than half a leg) */
   W.lanes.path = function (pts, radius) {

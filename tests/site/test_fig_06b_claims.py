@@ -78,6 +78,12 @@ def test_the_setup_the_prose_and_caption_describe_is_the_figures(data, prose, al
     assert {m.get("beta", 1.0) for m in states if m["kind"] == "delta"} == {1.0, 0.5}
     assert [m["alpha"] for m in states if m.get("alpha", 1) < 1] == [0.95]
     assert "$\\beta = 1$ and with $\\beta = 0.5$" in prose and "constant $\\alpha = 0.95$" in prose
+    # "a delta rule with β = 1 whose state decays by a constant α = 0.95": the gated memory's own β
+    assert "a delta rule with $\\beta = 1$ whose state decays by a constant $\\alpha = 0.95$" in prose
+    assert [m.get("beta", 1.0) for m in states if m.get("alpha", 1) < 1] == [1.0]
+    # "the additive update …, here on the raw keys without a feature map"
+    assert "here on the raw keys without a feature map" in prose
+    assert "without a feature map" in " ".join(c.name + " " + (c.note or "") for c in article.spec(FIG).constants)
     assert data["n_seeds"] == 8 and "averaged over eight seeded sequences" in prose
     assert "range over eight seeded sequences" in alt
     assert data["widths"] == [4, 8, 16, 32] and "(4, 8, 16 or 32)" in alt and "across the four widths" in prose

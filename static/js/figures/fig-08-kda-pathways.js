@@ -2,10 +2,11 @@
  * four pathways (per-channel gates, intra-chunk attention, inter-chunk state, projections and norms),
  * edges routed in lanes between the boxes (K3W.lanes) on a left-to-right grid, or a top-to-bottom
  * one when the figure is narrow (both grids come from the builder). A stepper walks the pathways one
- * at a time and says what each does; chips hide (Shift: isolate) a pathway; the diagram fits the
- * width and pans/zooms (K3W.camera); research mode shows each node's shape and the equation it
- * computes (MathML, rendered at build time). Below: the same seeded tokens through one scalar gate
- * and through per-channel gates (kernel states shipped as data; K3W.kdaGateDemo, widgets/87-f08-gate-demo.js). */
+ * at a time and says what each does (the words: K3W.f08Story, widgets/89-f08-story.js); chips hide
+ * (Shift: isolate) a pathway; the diagram fits the width and pans/zooms (K3W.camera); research mode
+ * shows each node's shape and the equation it computes (MathML, rendered at build time). Below: the
+ * same seeded tokens through one scalar gate and through per-channel gates (kernel states shipped as
+ * data; K3W.kdaGateDemo, widgets/87-f08-gate-demo.js). */
 (function () {
   "use strict";
   /* the URL keeps zoom to 2 decimals and the centre as a fraction of the canvas (4 decimals: a tenth of a pixel), so a
@@ -30,10 +31,6 @@
       var D = data.diagram, P = D.pathways, NS = "svg:";
       var PATHS = P.map(function (p) { return p.id; });
       function has(list, p) { return list.indexOf(p) >= 0; }
-      function pathway(id) { return P.filter(function (p) { return p.id === id; })[0]; }
-      function nodesOf(p) { return D.nodes.filter(function (n) { return n.path === p; }); }
-      function edgesOf(p) { return D.edges.filter(function (e) { return e.path === p; }); }
-      function countOf(p) { return nodesOf(p).length + " nodes and " + edgesOf(p).length + " edges"; }
 
       /* ---------- toolbar: stepper over pathways, chips, zoom, research ---------- */
       function stepLabel(i) { return i ? i + " / " + P.length + " · " + P[i - 1].label : "All pathways"; }
@@ -107,7 +104,7 @@
       var cam = camera.buttons;
 
       /* ---------- what the current step says, on the page (the live region says it too) ---------- */
-      var words = W.f08Story(P, nodesOf);
+      var words = W.f08Story(D);
       var eqList = el("dl", { class: "f08-eqs" });
       var story = el("div", { class: "f08-story" }, words.node, eqList);
       var demo = W.kdaGateDemo(data, ctx);
@@ -204,19 +201,7 @@
         });
       }
 
-      /* ---------- what a change says ---------- */
-      function describePaths(prev, next) {
-        var changed = PATHS.filter(function (p) { return has(prev, p) !== has(next, p); });
-        var on = PATHS.filter(function (p) { return !has(next, p); });
-        if (changed.length === 1) return pathway(changed[0]).label + (has(next, changed[0]) ? " hidden" : " shown") + ": " + countOf(changed[0]) + ".";
-        if (on.length === 1) return "Only " + pathway(on[0]).label + ": " + countOf(on[0]) + ".";
-        return next.length ? null : "Showing every pathway.";
-      }
-      function describeStep(step) {
-        if (!step) return "All pathways shown together.";
-        var p = P[step - 1];
-        return "Pathway " + step + " of " + P.length + ", " + p.label + ": " + countOf(p.id) + ". " + p.story;
-      }
+      /* ---------- what a change says (pathway words: the story widget) ---------- */
       function describeView(prev, next, how) {
         if (next.z === 1 && next.x === 0.5 && next.y === 0.5) return "View fitted to the width.";
         if (next.z !== prev.z) return "Zoom " + Math.round(next.z * 100) + "%.";
@@ -241,8 +226,8 @@
           view(s);
         },
         describe: function (prev, next, how) {
-          if (prev.step !== next.step) return describeStep(next.step);
-          if (String(prev.off) !== String(next.off)) return describePaths(prev.off, next.off);
+          if (prev.step !== next.step) return words.describeStep(next.step);
+          if (String(prev.off) !== String(next.off)) return words.describePaths(prev.off, next.off);
           if (prev.research !== next.research) {
             return next.research ? "Research mode on: every node shows its tensor shape and the equation it computes." : "Research mode off.";
           }

@@ -40,7 +40,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
     rows = [
         ("gpt2_to_k3_ratio", k3["gpt2_multiple"], f"~{round(k3['gpt2_multiple'], -2):,.0f}×",
          "Kimi K3 total parameters ÷ exact GPT-2 small count", ["kimi_k3.total_params", "gpt2_small.params_total_vocab50257"]),
-        ("gpt2_to_k3_ratio_nominal", nominal, f"{int(nominal):,d}×",
+        ("gpt2_to_k3_ratio_nominal", nominal, f"≈{nominal:,.0f}×",
          "2.8T ÷ 124M, the rounded headline numbers", ["kimi_k3.total_params", "gpt2_small.params_total_vocab50257"]),
         ("k3_active_fraction", k3["active_fraction"], _pct(k3["active_fraction"]),
          "activated ÷ total parameters (a parameter fraction, not an expert count)", ["kimi_k3.active_params", "kimi_k3.total_params"]),
@@ -58,7 +58,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
         ("k3_mla_cache_per_token_layer", mla_per_token_layer, f"{mla_per_token_layer:,.0f}",
          "latent + shared key channel cached per token in one gated MLA layer", ["kimi_k3.gated_mla"]),
         ("k3_mla_cache_per_token", mla_per_token, f"{mla_per_token:,.0f}",
-         "latent elements cached per token over all gated MLA layers", ["kimi_k3.gated_mla", "kimi_k3.layer_layout"]),
+         "latent + shared key channel cached per token over all gated MLA layers", ["kimi_k3.gated_mla", "kimi_k3.layer_layout"]),
         ("k3_kda_state_per_layer", kda_per_layer, f"{kda_per_layer:,}",
          "KDA heads × head dim² in one KDA layer", ["kimi_k3.kda_gate"]),
         ("k3_kda_state", kda_state, f"{kda_state / 1e6:.1f} million",

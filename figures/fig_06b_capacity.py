@@ -107,7 +107,8 @@ def build(params: dict, facts) -> dict:
                 f"{m['label']}: " + (f"softmax over the cached pairs, scores {m['scale_per_sqrt_d']:g}·√d·k_i·k"
                                      if m["kind"] == "softmax" else
                                      "S ← S + k vᵀ" if m["kind"] == "additive" else
-                                     f"delta rule, β = {m['beta']:g}" + (f", constant α = {m['alpha']:g}" if m["alpha"] < 1 else ""))
+                                     ("S ← αS, then " if m["alpha"] < 1 else "") + "S ← S + β k (v − Sᵀk)ᵀ with β = "
+                                     + f"{m['beta']:g}" + (f", α = {m['alpha']:g}" if m["alpha"] < 1 else ""))
                 for m in specs),
             "seed": f"default_rng([{params['seed']}, d])",
             "illustrative": "widths, sequence lengths, seeds, β, α and the softmax scale are demo choices, not a model's",

@@ -55,7 +55,8 @@ def build(params: dict, facts) -> dict:
         "weights": weights,  # [query][depth index] → [l + 1]
         "shares": shares,  # [depth index] → [l + 1]
         "k3_md": (
-            "In K3: {{kimi_k3.attnres_blocks}}, each layer attending over the embedding and the block summaries; "
+            "In K3: {{kimi_k3.attnres_blocks}}, each layer attending over the embedding, the completed blocks' summaries "
+            "and its own block's running sum; "
             "{{attnres.latency_overhead}}; a baseline needs about {{attnres.compute_advantage}} the training compute."
         ),
         "provenance": {

@@ -105,9 +105,9 @@ def build(params: dict, facts) -> dict:
             f"$C = {params['chunk_size']}$, one head per layer"
         ),
         "note_md": (
-            "These are operation and element counts, not wall-clock time. Decoding is bound by memory "
-            "bandwidth, and a quadratic kernel that keeps the tensor cores busy can beat a linear one that does not "
-            "([FIG 16](#fig-16))."
+            "These are operation and element counts, not wall-clock time. A kernel that keeps the tensor cores busy "
+            "can beat one with fewer operations that does not ([FIG 15b](#fig-15b) models that trade-off for the chunk "
+            "size), and decoding is bound by memory bandwidth: what it reads per token ([FIG 16](#fig-16))."
         ),
         "provenance": {
             "kernels": ["k3explainer.kernels.complexity_curves", "k3explainer.kernels.mechanism_costs"],

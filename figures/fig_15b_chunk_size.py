@@ -140,7 +140,8 @@ def build(params: dict, facts) -> dict:
                     r"$\eta(C) = C / (C + C_{1/2})$"),
         "constants_md": (f"$N = {tex_int(N)}$ tokens, one head, one layer; peak $P = {P / 1e6:g}$ million "
                          f"multiply-adds per µs (about one streaming multiprocessor); half-efficiency tile "
-                         f"$C_{{1/2}} = {c_half:g}$ rows. Only $\\ell P$ and $C_{{1/2}}$ move the minimum."),
+                         f"$C_{{1/2}} = {c_half:g}$ rows. The fastest chunk size moves with the head width $d$, with "
+                         f"$C_{{1/2}}$, and with $\\ell$ and $P$ only through their product $\\ell P$; $N$ does not move it."),
         "kernels_md": "Production KDA kernels use {{kimi_linear.chunk_size}}; tensor-core instructions work on "
                       "{{hardware.mma_tile_rows}}.",
         "provenance": {
@@ -152,6 +153,7 @@ def build(params: dict, facts) -> dict:
                        f"minimum, found at {model['band_per_octave']} points per doubling"),
             "seed": "none: closed-form counts and a closed-form time model, no random inputs",
             "illustrative": "N, d, the peak rate P, the per-step latency ℓ and the half-efficiency tile C½ are "
-                            "illustrative; the multiply-add counts are sourced",
+                            "illustrative; KDA's multiply-add count is eq. 13 of the Kimi Linear report (halved: two FLOPs "
+                            "per multiply-add); linear attention's, 2·N·d² + 2·N·C·d, is counted here and marked illustrative",
         },
     }

@@ -94,7 +94,7 @@ def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, kernel):
     page.keyboard.press("Home")
     assert_panel_shows(fig, kernel, 0)
     assert "sees 1 token" in fig.locator(".fig-live").inner_text()
-    assert f"largest weight, 1.00, goes to 1 {kernel['tokens'][0]}" in fig.locator(".fig-live").inner_text()
+    assert f"largest weight, 1.00, goes to 1 “{kernel['tokens'][0]}”" in fig.locator(".fig-live").inner_text()
     fig.locator("[role=radio][data-value='4']").click()
     assert_panel_shows(fig, kernel, 4)
 

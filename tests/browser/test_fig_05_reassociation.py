@@ -85,7 +85,9 @@ def test_numbers_equal_the_kernels(watched, site_url, kernel):
     fig = open_figure(page, site_url, FIG)
     assert_outputs(fig, kernel, False)
     assert_middle(fig, kernel, kernel["n"] - 1, False)
-    assert shown_number(fig.locator(".f05-madds-q").inner_text()) == kernel["costs"]["madds_quadratic"]
+    # the figure draws the masked middle: its count is the masked product's, the unmasked one named beside it
+    assert shown_number(fig.locator(".f05-madds-q").inner_text()) == kernel["costs"]["madds_quadratic_causal"]
+    assert fig.locator(".f05-madds-note").inner_text() == f" ({kernel['costs']['madds_quadratic']} unmasked)"
     assert shown_number(fig.locator(".f05-madds-l").inner_text()) == kernel["costs"]["madds_linear"]
     fig.locator(".f05-numbers summary").click()  # the chart's numbers, on demand
     rows = fig.locator(".f05-growth tbody tr")
@@ -134,7 +136,9 @@ def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_u
     fig.locator(".f05-toggle").focus()
     page.keyboard.press("Enter")
     assert_middle(fig, kernel, kernel["n"] - 1, False)
-    assert "Unfolded" in live.inner_text() and f"{kernel['costs']['madds_quadratic']}" in live.inner_text()
+    assert "Unfolded" in live.inner_text()
+    assert (f"{kernel['costs']['madds_quadratic_causal']} multiply-adds with the mask "
+            f"({kernel['costs']['madds_quadratic']} without)") in live.inner_text()
     page.keyboard.press("Space")
     assert_middle(fig, kernel, kernel["n"] - 1, True)
     assert_outputs(fig, kernel, True)

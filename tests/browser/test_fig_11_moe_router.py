@@ -49,6 +49,8 @@ def assert_token(fig, data, t, biased=False):
     experts = [np.array(w) for w in data["expert_weights"]]
     y = np.array(data["shared_out"][t])
     for i, e in enumerate(r["experts"][t]):
+        # the row holds E_e(x) unweighted: its label names the gate, never "E(x) · g" (a product)
+        assert rows.nth(i).locator("th").inner_text() == f"E{e + 1}(x), g = {r['weights'][t, i]:.2f}"
         out = glu_expert(x, *(w[e] for w in experts))
         shown = [shown_number(v) for v in cell_texts(rows.nth(i).locator("td"))]
         assert shown == pytest.approx(out, abs=tol)

@@ -110,6 +110,8 @@ def test_reassociation_costs_match_the_reassociate_kernel():
     r, c = reassociate(q, k, v), reassociation_costs(9, 3, 5)
     assert c["madds_quadratic"] == r["madds_quadratic"] and c["madds_linear"] == r["madds_linear"]
     assert c["middle_quadratic"] == r["scores"].size and c["middle_linear"] == r["state"].size
+    # the causal count, counted as the masked loop does it: query t scores keys 1..t (K each) and sums their values (V each)
+    assert c["madds_quadratic_causal"] == sum(t * (3 + 5) for t in range(1, 10))
     big = reassociation_costs(np.array([8, 1_048_576]), 4, 4)
     np.testing.assert_array_equal(big["middle_linear"], [16, 16])  # the state does not grow with T
     assert big["madds_quadratic"][1] == 8 * 1_048_576**2

@@ -89,3 +89,27 @@ def test_sequence_length_does_not_move_the_band(spec_and_build, paragraph):
         assert t["band"]["best"] == pytest.approx(s["band"]["best"], rel=1e-5)
         assert t["band"]["lo"] == pytest.approx(s["band"]["lo"], rel=1e-5)
         assert t["band"]["hi"] == pytest.approx(s["band"]["hi"], rel=1e-5)
+
+
+def test_the_constants_note_names_what_moves_the_fastest_chunk_size(spec_and_build):
+    """The note under the model: the fastest C moves with d and with C½, with ℓ and P only through
+    ℓP, and not with N."""
+    params, build = spec_and_build
+    data = build()
+    assert ("The fastest chunk size moves with the head width $d$, with $C_{1/2}$, and with $\\ell$ and $P$ "
+            "only through their product $\\ell P$; $N$ does not move it.") in data["constants_md"]
+
+    def bests(d):
+        return [s["band"]["best"] for *_, s in settings(d)]
+
+    for view in data["view_order"]:  # d moves it (in KDA's view not monotonically)
+        at_default = [w["by_lat"][data["latencies"].index(data["latency_default"])]["band"]["best"]
+                      for w in data["views"][view]["by_d"]]
+        assert len(set(at_default)) > 1, (view, at_default)
+    assert bests(build(c_half=2 * params["c_half"])) != bests(data)
+    same_product = build(peak_madds_per_us=2 * params["peak_madds_per_us"],
+                         step_latencies_us=[x / 2 for x in params["step_latencies_us"]],
+                         step_latency_default_us=params["step_latency_default_us"] / 2)
+    assert bests(same_product) == pytest.approx(bests(data), rel=1e-5)
+    assert bests(build(peak_madds_per_us=2 * params["peak_madds_per_us"])) != bests(data)
+    assert bests(build(n_tokens=2 * params["n_tokens"])) == pytest.approx(bests(data), rel=1e-5)

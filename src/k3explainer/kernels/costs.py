@@ -60,10 +60,14 @@ def chunk_cost_per_token(C, d):
 def reassociation_costs(T, K, V):
     """FIG 05: the two groupings of an unmasked Q·Kᵀ·V product for T tokens (per head).
     (QKᵀ)V: T²·(K+V) madds through a T×T middle; Q(KᵀV): 2·T·K·V madds through a K×V middle
-    (the counts `linear.reassociate` returns, as plain arithmetic so large T costs nothing)."""
+    (the counts `linear.reassociate` returns, as plain arithmetic so large T costs nothing).
+    With the causal mask (QKᵀ)V skips the masked half: query t scores and sums t keys, T(T+1)/2·(K+V)
+    in all (madds_quadratic_causal); Q(KᵀV)'s count is the same either way (a running state, one
+    K×V update and one read per token)."""
     T = np.asarray(T, dtype=np.int64)
     return dict(
         madds_quadratic=T * T * (K + V),
+        madds_quadratic_causal=T * (T + 1) // 2 * (K + V),
         madds_linear=2 * T * K * V,
         middle_quadratic=T * T,
         middle_linear=np.full_like(T, K * V),

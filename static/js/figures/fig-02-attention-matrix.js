@@ -12,7 +12,8 @@
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      var label = function (t) { return (t + 1) + " " + data.tokens[t]; };
+      // quoted, as FIG 17 does: a token such as "on" read bare turns "Row 4 on" into "from row 4 on"
+      var label = function (t) { return (t + 1) + " “" + data.tokens[t] + "”"; };
       var dims = function (n) { return W.range(n, function (i) { return "d" + (i + 1); }); };
 
       var chooser = W.choice({

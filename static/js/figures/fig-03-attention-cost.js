@@ -75,7 +75,7 @@
       }
       var cards = {
         train: readout("train", "cost-cells", "Training: score matrix held", "materialised per layer and head, before FlashAttention", "N² cells"),
-        prefill: readout("prefill", "cost-prefill", "Prefill: score arithmetic", "FLOPs per layer to read a prompt of N tokens", "2·N²·D FLOPs"),
+        prefill: readout("prefill", "cost-prefill", "Prefill: attention arithmetic", "FLOPs per layer for QKᵀ and PV over a prompt of N tokens", "2·N²·D FLOPs"),
         decode: readout("decode", "cost-reads", "Decode: one step's traffic", "cache elements per layer for one new token", "read 2·N·D · write 2·D"),
         cache: readout("cache", "cost-cache", "KV cache kept", "elements per layer, held between steps", "2·N·D elements"),
       };

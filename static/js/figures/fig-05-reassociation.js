@@ -40,7 +40,9 @@
       var middle = el("div", { class: "f05-middle", style: "--n:" + N + ";--fold:" + Math.max(d, dv) / N },
         el("span", { class: "f05-ghost", "aria-hidden": "true" }), nn.node, dd.node);
       var costs = el("dl", { class: "f05-costs" },
-        el("dt", { text: "(QKᵀ)V multiply-adds" }), el("dd", { class: "k3-num f05-madds-q", text: W.int(data.madds.quadratic) }),
+        el("dt", { text: "(QKᵀ)V multiply-adds, masked" }),
+        el("dd", { class: "k3-num" }, el("span", { class: "f05-madds-q", text: W.int(data.madds.quadratic) }),
+          el("span", { class: "f05-madds-note", text: " (" + W.int(data.madds.quadratic_unmasked) + " unmasked)" })),
         el("dt", { text: "Q(KᵀV) multiply-adds" }), el("dd", { class: "k3-num f05-madds-l", text: W.int(data.madds.linear) }));
 
       /* ---- one output, and the strip of |Δ| between the orders, on one colour scale ---- */
@@ -166,7 +168,7 @@
             ? "Re-associated: the " + N + "×" + N + " matrix folds into the " + d + "×" + dv + " state; query " + (row + 1) +
               " multiplies it, " + W.int(data.madds.linear) + " multiply-adds in all; output " + o + ", the same as the N×N order to " + W.sci(data.max_diff, { power: true }) + "."
             : "Unfolded: query " + (row + 1) + " reads row " + (row + 1) + " of the " + N + "×" + N + " matrix, " +
-              W.int(data.madds.quadratic) + " multiply-adds in all; output " + o + ".";
+              W.int(data.madds.quadratic) + " multiply-adds with the mask (" + W.int(data.madds.quadratic_unmasked) + " without); output " + o + ".";
         },
       };
     },

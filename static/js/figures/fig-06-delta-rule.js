@@ -135,7 +135,7 @@
           : rep && t === rep.token - 1 ? "Token " + rep.token + " reuses token " + rep.key_of + "'s key with a new value: the read returns roughly the old value, blurred by the writes since, and the write moves it most of the way to the new one."
           // the chips appear with the error, so the read stage says what is being read instead
           : s === 0 ? "Token " + (t + 1) + ": first, read what the state already holds for this key."
-          : "Token " + (t + 1) + ": the write is k (chips down its side) times the error (chips along its top).";
+          : "Token " + (t + 1) + ": the write is β = " + W.fmt(data.beta, 2) + " times k (chips down its side) times the error (chips along its top).";
       }
       function paintReadback(readback) {
         var rb = data.readback, dots = rb.v.map(function () { return "·"; });

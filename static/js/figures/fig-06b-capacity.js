@@ -82,7 +82,7 @@
       /* ---------- one row per memory: age strip | error | numbers kept ---------- */
       var list = el("div", { class: "f06b-list", role: "listbox", "aria-label": "Memories: error by age, error and numbers kept" });
       var head = el("div", { class: "f06b-row f06b-head", "aria-hidden": "true" }, el("span", { text: "memory" }),
-        el("span", { class: "f06b-c-age", text: "error by age: oldest tenth → newest" }), el("span", { class: "f06b-c-err", text: "error" }),
+        el("span", { class: "f06b-c-age", text: "error by age: oldest pairs → newest" }), el("span", { class: "f06b-c-err", text: "error" }),
         el("span", { class: "f06b-c-kept", text: "numbers kept" }));
       function hidden(t) { return el("span", { class: "visually-hidden", text: t }); }
       var rows = mems.map(function (mem, i) {
@@ -120,7 +120,7 @@
         ctx.set({ m: next }, "key");
         rows[Math.max(0, next)].node.focus();
       });
-      var scaleNote = el("p", { class: "f06b-key" }, el("span", { text: "Colour: error of a tenth of the pairs, " }),
+      var scaleNote = el("p", { class: "f06b-key" }, el("span", { text: "Colour: mean error of a tenth of the pairs (one pair each below ten), " }),
         el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 0 exact, ",
         el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 1 as if nothing were stored, ",
         el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 2 or more.");
@@ -132,7 +132,7 @@
       function tint(node, e) { node.style.setProperty("--heat", Math.round(100 * Math.min(1, e / 2)) + "%"); }  // linear, 2 and above: full
 
       function pairsText(a, b) { return a === b ? "pair " + (a + 1) : "pairs " + (a + 1) + "–" + (b + 1); }
-      function group(j) {  // the pairs in tenth j at the current n: [first, last], 0-based
+      function group(j) {  // the pairs in group j at the current n (a tenth of them, or one): [first, last], 0-based
         var s = w.age_starts[g], n = w.ns[g];
         return [s[j], (j + 1 < s.length ? s[j + 1] : n) - 1];
       }
@@ -140,7 +140,7 @@
         if (j >= w.age_starts[g].length) return;
         var p = group(j);
         detail.textContent = mems[i].label + ", n = " + w.ns[g] + ": " + pairsText(p[0], p[1]) + " (" +
-          (j === 0 ? "stored first" : j === w.age_starts[g].length - 1 ? "stored last" : "tenth " + (j + 1)) + ") read back with error " + e2(w.age[g][i][j]) + ".";
+          (j === 0 ? "stored first" : j === w.age_starts[g].length - 1 ? "stored last" : "group " + (j + 1) + " of " + w.age_starts[g].length) + ") read back with error " + e2(w.age[g][i][j]) + ".";
       }
       function keptText(i) { return W.int(w.kept[i][g]); }
       function oneMemory(i) {

@@ -1,6 +1,7 @@
 /* FIG 07 · Gated delta rule: DeltaNet (α = 1) and Gated DeltaNet side by side on the same tokens,
  * as heatmaps on one colour scale. Each token has two phases — decay (the gated state is scaled by
- * α, and its colours fade) and write (the same delta-rule write lands on both) — and an α slider
+ * α, and its colours fade) and write (each state gets its own delta-rule write, the gated one's error
+ * taken against its decayed state) — and an α slider
  * picks the gate. A small plot follows how much of token 1's write is left, token by token, for
  * the slider's α. States and survival come from gated_delta_rule / delta_rule at build time, one
  * run per slider position. */
@@ -109,7 +110,7 @@
             said.push(next.step % 2 === 0
               ? "Token " + (t + 1) + ", decay: the gated state is multiplied by α = " + fa(next.alpha) + "; its first row is now " +
                 row(g.decayed[t][0]) + "."
-              : "Token " + (t + 1) + ", write: both states receive the delta-rule write; they now differ by at most " +
+              : "Token " + (t + 1) + ", write: each state receives its own delta-rule write (the gated one corrects against its decayed state); they now differ by at most " +
                 W.fmt(g.diff[t], dig) + ".");
           }
           if (prev.alpha !== next.alpha) {

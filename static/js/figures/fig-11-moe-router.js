@@ -131,7 +131,8 @@
 
       function paintOutput(s) {
         var r = routing(s), tok = s.t, D = data.shared_out[0].length;
-        var rows = r.experts[tok].map(function (e, i) { return name(e) + "(x) · " + W.fmt(r.weights[tok][i], 2); })
+        // each row is E_e(x) itself (y weights it by g_e), so the label names the gate beside it, not a product
+        var rows = r.experts[tok].map(function (e, i) { return name(e) + "(x), g = " + W.fmt(r.weights[tok][i], 2); })
           .concat(["shared(x)", "y"]);
         var out = W.matrix({ caption: "y = Σ g_e E_e(x) + shared", rows: rows,
           cols: W.range(D, function (d) { return "y" + (d + 1); }), digits: P, corner: "term" });
@@ -178,7 +179,7 @@
               data.balance_formula + " " + W.fmt(r.balance, P) + ", " + W.fmt(data.balance_even, P) +
               " at perfect balance; the gate weights still come from the scores without the bias.";
           }
-          return "Token " + label(s.t) + " goes to " + r.experts[s.t].map(function (e, i) {
+          return label(s.t) + " goes to " + r.experts[s.t].map(function (e, i) {
             return name(e) + " (g = " + W.fmt(r.weights[s.t][i], P) + ")";
           }).join(", ") + " and to the " + data.n_shared + " shared experts; the gates sum to " + W.fmt(gateSum(s), P) + ".";
         },

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from k3explainer.kernels import attention_residual, block_attention_residuals, residual_shares, softmax
+from k3explainer.kernels import attention_residual, block_attention_residuals, residual_shares, rms_norm, softmax
 
 from .helpers import EXACT
 
@@ -86,3 +86,15 @@ def test_residual_shares():
     s = residual_shares(8)
     assert len(s) == 9 and s[8] == pytest.approx(1 / 9)
     np.testing.assert_allclose(s.sum(), 1.0, **EXACT)
+
+
+def test_kept_keys_give_the_same_bits_as_keys_normalised_in_the_call():
+    """residual_stack and depth_experiment pass each source's key normalised once (`keys`); the
+    stack's keys, normalised together or one source at a time, are the same numbers."""
+    rng = np.random.default_rng(9)
+    src = rng.standard_normal((7, 5, 16)) * rng.uniform(0.1, 10, (7, 5, 1))
+    q, g = rng.standard_normal(16), rng.uniform(0.5, 2, 16)
+    keys = np.stack([rms_norm(s, g, 1e-6) for s in src])
+    h, w = attention_residual(src, q, g)
+    h_kept, w_kept = attention_residual(src, q, g, keys=keys)
+    assert np.array_equal(h, h_kept) and np.array_equal(w, w_kept)

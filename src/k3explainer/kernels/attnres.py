@@ -9,10 +9,14 @@ import numpy as np
 from .activations import rms_norm, softmax
 
 
-def attention_residual(sources, query, rms_weight, *, eps=1e-6, scale=1.0):
-    """sources [L, ..., D], query [D], rms_weight [D] → (h [..., D], weights [L, ...])."""
+def attention_residual(sources, query, rms_weight, *, eps=1e-6, scale=1.0, keys=None):
+    """sources [L, ..., D], query [D], rms_weight [D] → (h [..., D], weights [L, ...]).
+
+    `keys`: rms_norm(sources, rms_weight, eps), when the caller keeps it (a source's key does not
+    change as later sources are added, and RMSNorm normalises each vector on its own)."""
     sources = np.asarray(sources, dtype=np.float64)
-    keys = rms_norm(sources, rms_weight, eps)  # [L, ..., D] normalised keys: magnitude can't buy weight
+    if keys is None:
+        keys = rms_norm(sources, rms_weight, eps)  # [L, ..., D] normalised keys: magnitude can't buy weight
     weights = softmax(scale * (keys @ query), axis=0)  # [L, ...] over the depth axis
     return np.einsum("l...,l...d->...d", weights, sources), weights  # values are the raw sources
 

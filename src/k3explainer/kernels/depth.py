@@ -102,14 +102,18 @@ def residual_stack(embedding, w_in, w_out, queries, rms_weight, *, eps=1e-6):
     L = len(w_in)
     plain_in, attn_in = np.zeros((L, T, D)), np.zeros((L, T, D))
     plain_src, attn_src = np.zeros((L + 1, T, D)), np.zeros((L + 1, T, D))
+    attn_keys = np.zeros((L + 1, T, D))  # each source's key, normalised once when it is added
     weights = np.zeros((L, L, T))
     plain_src[0] = attn_src[0] = e
+    attn_keys[0] = rms_norm(e, rms_weight, eps)
     h = e
     for l in range(L):
-        x, a = attention_residual(attn_src[: l + 1], queries[l], rms_weight, eps=eps)  # [T, D], [l + 1, T]
+        x, a = attention_residual(attn_src[: l + 1], queries[l], rms_weight, eps=eps,
+                                  keys=attn_keys[: l + 1])  # [T, D], [l + 1, T]
         plain_in[l], attn_in[l], weights[l, : l + 1] = h, x, a
         f = mlp_sublayer(rms_norm(np.stack([h, x]), rms_weight, eps), w_in[l], w_out[l])  # [2, T, D]
         plain_src[l + 1], attn_src[l + 1] = f
+        attn_keys[l + 1] = rms_norm(f[1], rms_weight, eps)
         h = h + f[0]
     return {"plain_inputs": plain_in, "plain_sources": plain_src, "attn_inputs": attn_in,
             "attn_sources": attn_src, "attn_weights": weights}
@@ -139,6 +143,7 @@ def depth_experiment(embedding, w_in, w_out, queries, rms_weight, *, depths, tar
     stack = residual_stack(embedding, w_in, w_out, queries, rms_weight, eps=eps)
     depths = _check(depths, target, len(w_in))
     src = stack["attn_sources"]
+    keys = rms_norm(src, rms_weight, eps)  # every source's key, for the aligned reads
     query = retrieval_query(src[target], rms_weight, probe_norm, eps=eps)
     result = {k: {"rms": [], "weights": [], "shares": []} for k in ("plain", "random", "aligned")}
 
@@ -152,7 +157,7 @@ def depth_experiment(embedding, w_in, w_out, queries, rms_weight, *, depths, tar
         add("plain", stack["plain_inputs"][l - 1], plain_src, np.ones(plain_src.shape[:2]), residual_shares(l - 1))
         a = stack["attn_weights"][l - 1, :l]  # [l, T]
         add("random", stack["attn_inputs"][l - 1], src[:l], a, a.mean(axis=1))
-        x, a = attention_residual(src[:l], query, rms_weight, eps=eps)  # [T, D], [l, T]
+        x, a = attention_residual(src[:l], query, rms_weight, eps=eps, keys=keys[:l])  # [T, D], [l, T]
         add("aligned", x, src[:l], a, a.mean(axis=1))
     for k in result:
         result[k]["rms"] = np.array(result[k]["rms"])

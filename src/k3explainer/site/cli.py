@@ -28,8 +28,7 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
         if done is not None:  # before importing the pipeline: most of a warm build is imports
             print("\n".join(done + [f"nothing changed since this build: {args.out} kept as it is"]))
             return 0
-    from .errors import BuildError
-    from .pipeline import Project, build
+    from .project import Project
 
     project = Project(root)
     if args.serve:
@@ -37,11 +36,18 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
 
         return serve(project, args.out, host=args.host, port=args.port)
     key = None if args.check else stamp.fingerprint(root)
+    from .errors import BuildError
+    from .headstart import head_start
+
+    head = head_start(project)  # node and the figure builders start before the rest of the pipeline loads
+    from .pipeline import build
+
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "_site" if args.check else args.out
         try:
-            summary = build(project, out)
+            summary = build(project, out, head=head)
         except BuildError as e:
+            head.stop()  # a build that stopped before its figures leaves no worker or node behind
             print("\n".join(map(str, e.diagnostics)), file=sys.stderr)
             left = "" if args.check else f"; {args.out} left as it was"
             print(f"build failed: {len(e.diagnostics)} problem(s){left}", file=sys.stderr)

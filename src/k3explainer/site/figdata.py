@@ -18,6 +18,7 @@ from typing import Any, Callable
 from . import projectcode
 from .errors import Diagnostics
 from .facts import Facts
+from .figjobs import FigureJobs
 from .memo import Memo
 from .specs import Spec
 from .validate import validate
@@ -62,7 +63,8 @@ def dumps(value: Any, *, ready: bool = False) -> str:
 
 def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path,
                       cache: Path | None = None, memo: Memo | None = None,
-                      on_data: Callable[[str, dict], None] | None = None) -> dict[str, dict]:
+                      on_data: Callable[[str, dict], None] | None = None,
+                      jobs: FigureJobs | None = None) -> dict[str, dict]:
     """Figure id → its builder's data (JSON-ready), for every spec that is not pending.
 
     With a cache folder, a figure whose inputs are unchanged (its params, the facts, the source of
@@ -70,32 +72,55 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, 
     Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel.
     With a memo (`--serve`), it is kept in memory under the same key, so not even read back.
     The data returned is shared with later builds: callers must not change it. `on_data(fid, data)`
-    is called as each figure's data is ready (the pipeline starts rendering its formulas)."""
+    is called as each figure's data is ready (the pipeline starts rendering its formulas), in
+    figure order. `jobs` (the CLI's one-shot build's, from start_jobs) has computed every live figure
+    in two processes: what it hands back is used as is."""
     out: dict[str, dict] = {}
-    code = _code_digest(facts, root, memo)
+    pooled = jobs.finish() if jobs is not None else None
+    code = _code_digest(facts, root, memo) if pooled is None else ""
     for fid, spec in sorted(specs.items()):
-        m = spec.model
-        if m.pending:
+        if spec.model.pending:
             continue
-        try:
-            module = projectcode.builder(root, m.builder)
-        except Exception as e:  # an author's builder that does not import: its own file and line
-            file = projectcode.builder_file(root, m.builder)
-            diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
-            continue
-        checked = lambda: _checked(module, spec, diags)  # noqa: E731
-        got = checked() if memo is None else memo.get(("params", fid), (spec, module), checked, diags)
-        if got is None:
-            continue
-        params, params_json = got
-        key = hashlib.sha256(f"{code}\n{m.builder}\n{params_json}".encode()).hexdigest()
-        compute = lambda: _data(module, params, facts, fid, spec, key, cache, diags)  # noqa: E731
-        data = compute() if memo is None else memo.get(("figure data", fid), key, compute, diags)
+        if pooled is not None:
+            data, found = pooled[fid]
+            diags.items.extend(found)
+        else:
+            data = figure_data(fid, spec, facts, diags, root, code, cache, memo)
         if data is not None:
             out[fid] = data
             if on_data is not None:
                 on_data(fid, data)
     return out
+
+
+def start_jobs(specs: dict[str, Spec], facts: Facts, root: Path, cache: Path | None) -> FigureJobs | None:
+    """A one-shot build's figures, computed by this process and a forked worker (figjobs.py) while
+    the build goes on; None where processes cannot fork."""
+    if not hasattr(os, "fork"):
+        return None
+    live = sorted(fid for fid, spec in specs.items() if not spec.model.pending)
+    code = _code_digest(facts, root)
+    return FigureJobs(live, lambda fid, diags: figure_data(fid, specs[fid], facts, diags, root, code, cache), root)
+
+
+def figure_data(fid: str, spec: Spec, facts: Facts, diags: Diagnostics, root: Path, code: str,
+                cache: Path | None = None, memo: Memo | None = None) -> dict | None:
+    """One live figure's data (JSON-ready), or None with diagnostics; `code` is _code_digest's."""
+    m = spec.model
+    try:
+        module = projectcode.builder(root, m.builder)
+    except Exception as e:  # an author's builder that does not import: its own file and line
+        file = projectcode.builder_file(root, m.builder)
+        diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
+        return None
+    checked = lambda: _checked(module, spec, diags)  # noqa: E731
+    got = checked() if memo is None else memo.get(("params", fid), (spec, module), checked, diags)
+    if got is None:
+        return None
+    params, params_json = got
+    key = hashlib.sha256(f"{code}\n{m.builder}\n{params_json}".encode()).hexdigest()
+    compute = lambda: _data(module, params, facts, fid, spec, key, cache, diags)  # noqa: E731
+    return compute() if memo is None else memo.get(("figure data", fid), key, compute, diags)
 
 
 def _checked(module, spec: Spec, diags: Diagnostics) -> tuple[dict, str] | None:

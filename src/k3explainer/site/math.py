@@ -9,7 +9,8 @@ Results are cached by (Temml version, render script, formula, display mode) in .
 so `--serve` rebuilds only pay for formulas that changed. The page carries no math JavaScript.
 The prose's and captions' formulas are known before the figure builders run, so they start
 rendering in a thread while the builders compute (`prefetch_math`); the few a builder writes are
-rendered after.
+rendered after. A build with no math cache starts its node process first thing (`start_renderer`,
+called by the CLI before it imports the pipeline), so node and Temml load while Python does.
 """
 from __future__ import annotations
 
@@ -22,10 +23,13 @@ import subprocess
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import Diagnostics
-from .markdown import MathItem
 from .memo import Memo
+
+if TYPE_CHECKING:  # (the CLI starts node from here before it loads the Markdown parser)
+    from .markdown import MathItem
 
 SCRIPT = Path(__file__).with_name("math_render.cjs")
 
@@ -70,8 +74,9 @@ class Renderer:
         self.proc = subprocess.Popen([node, str(SCRIPT), str(node_modules)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
         # a build that stops before collecting its formulas drops the renderer: node sees the end
-        # of its input and exits, rather than waiting for a batch that never comes
-        weakref.finalize(self, self.proc.stdin.close)
+        # of its input and exits, rather than waiting for a batch that never comes; a dropped
+        # renderer's process is reaped then (one that was closed has long exited by that time)
+        weakref.finalize(self, _end, self.proc)
 
     def render(self, formulas: list[MathItem]) -> list[dict] | str:
         """The formulas' results in order, or node's error."""
@@ -88,8 +93,18 @@ class Renderer:
         return f"math renderer failed: {self.proc.stderr.read().strip()[:400]}"
 
     def close(self) -> None:
+        """The build has all its formulas: node exits while the build goes on (not waited for here)."""
         self.proc.stdin.close()
+
+    def stop(self) -> None:
+        """End node at once: the build stopped before it had formulas to send."""
+        self.proc.kill()
         self.proc.wait()
+
+
+def _end(proc: subprocess.Popen) -> None:
+    proc.stdin.close()
+    proc.wait()
 
 
 class Prefetch:
@@ -97,9 +112,9 @@ class Prefetch:
     a thread (node runs while Python goes on): the prose's and captions' before the builders run,
     each figure's own as its builder returns. render_math collects them."""
 
-    def __init__(self, node: str, node_modules: Path, key, cache: dict):
+    def __init__(self, node: str, node_modules: Path, key, cache: dict, renderer: Renderer | None = None):
         self.node, self.node_modules, self.key, self.cache = node, node_modules, key, cache
-        self.renderer: Renderer | None = None
+        self.renderer = renderer
         self.pool: ThreadPoolExecutor | None = None
         self.sent: set[MathItem] = set()
         self.jobs: list[tuple[list[MathItem], Future]] = []
@@ -110,6 +125,7 @@ class Prefetch:
             return
         if self.renderer is None:
             self.renderer = Renderer(self.node, self.node_modules)
+        if self.pool is None:
             self.pool = ThreadPoolExecutor(max_workers=1)
         self.sent.update(missing)
         self.jobs.append((missing, self.pool.submit(self.renderer.render, missing)))
@@ -119,14 +135,26 @@ class Prefetch:
             self.pool.shutdown(wait=False)
 
 
-def prefetch_math(items: list[MathItem], node_modules: Path, cache_file: Path, memo: Memo | None = None) -> Prefetch | None:
+def start_renderer(node_modules: Path, cache_file: Path) -> Renderer | None:
+    """The node process of a build that has no math cache (every formula will need it), started
+    before the formulas are known: its start and Temml's load (~0.2 s of CPU) then overlap with
+    Python's work. None with a cache, or without Temml or node."""
+    node = shutil.which("node")
+    if node is None or not (node_modules / "temml").is_dir() or cache_file.exists():
+        return None
+    return Renderer(node, node_modules)
+
+
+def prefetch_math(items: list[MathItem], node_modules: Path, cache_file: Path, memo: Memo | None = None,
+                  renderer: Renderer | None = None) -> Prefetch | None:
     """Start rendering the formulas not in the cache (more may be added to the returned Prefetch);
-    render_math collects them, and renders any others on the same node process. None without
-    Temml or node (render_math reports that)."""
+    render_math collects them, and renders any others on the same node process (`renderer` if
+    one was started already). None without Temml or node (render_math reports that)."""
     node = shutil.which("node")
     if node is None or not (node_modules / "temml").is_dir():
         return None
-    prefetch = Prefetch(node, node_modules, _key(renderer_version(node_modules, memo), memo), _read_cache(cache_file, memo))
+    prefetch = Prefetch(node, node_modules, _key(renderer_version(node_modules, memo), memo), _read_cache(cache_file, memo),
+                        renderer)
     prefetch.add(items)
     return prefetch
 

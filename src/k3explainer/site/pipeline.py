@@ -13,50 +13,16 @@ from .content import Section, check_content_files, load_sections, load_site, loa
 from .errors import Diagnostics
 from .facts import project_facts
 from .figdata import build_figure_data, dumps, markdown_paths, with_html
+from .headstart import HeadStart
 from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
 from .jsmin import strip_comment_lines
 from .math import math_assets, prefetch_math, render_math, renderer_version
 from .memo import Memo
 from .output import write_atomic
+from .project import THEME, Project
 from .render import FigureView, environment, render_page
 from .specs import check_parts, load_specs, reserve_css
 from .suggest import did_you_mean
-
-
-# The engine's own templates and static files (page frame, runtime, widgets, base styles). A
-# project's templates/ and static/ hold its figures' components and sheets, and may override any
-# theme file by giving one of the same name.
-THEME = Path(__file__).resolve().parents[1] / "theme"
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where a project's inputs live; everything is relative to its root."""
-
-    root: Path
-
-    content = property(lambda self: self.root / "content")
-    templates = property(lambda self: self.root / "templates")
-    static = property(lambda self: self.root / "static")
-    cache = property(lambda self: self.root / ".cache" / "math.json")
-    figure_cache = property(lambda self: self.root / ".cache" / "figures")
-
-    @property
-    def node_modules(self) -> Path:
-        """The project's npm packages; without any, those of the engine's checkout (an editable
-        install), so a new project builds before its first `npm install`."""
-        own = self.root / "node_modules"
-        checkout = THEME.parents[2] / "node_modules"
-        return own if own.is_dir() or not (checkout / "temml").is_dir() else checkout
-
-    def layered(self, rel: str) -> list[Path]:
-        """The folder `rel` (e.g. "static/js/runtime") of the theme, then of the project."""
-        return [d for d in (THEME / rel, self.root / rel) if d.is_dir()]
-
-    def file(self, rel: str) -> Path:
-        """The project's file `rel` if it has one, else the theme's."""
-        own = self.root / rel
-        return own if own.is_file() else THEME / rel
 
 
 @dataclass
@@ -92,26 +58,32 @@ class Summary:
         return out
 
 
-def build(project: Project, out: Path, memo: Memo | None = None) -> Summary:
+def build(project: Project, out: Path, memo: Memo | None = None, head: HeadStart | None = None) -> Summary:
     """Build into `out` (swapped in whole). `--serve` passes the Memo it keeps between rebuilds, so
-    only what an edit touched is computed again; the output is the same bytes either way."""
-    t0 = time.perf_counter()
-    files, summary = compile_site(project, memo)
+    only what an edit touched is computed again; the output is the same bytes either way. The
+    CLI's one-shot build passes what it started before it loaded the pipeline (headstart.py)."""
+    t0 = head.started if head is not None else time.perf_counter()
+    files, summary = compile_site(project, memo, head)
     # what this process last wrote there: unchanged files are linked, not written again
     write_atomic(out, files, memo.keep(f"written {out.resolve()}", dict) if memo is not None else None)
     summary.seconds = time.perf_counter() - t0
     return summary
 
 
-def compile_site(project: Project, memo: Memo | None = None) -> tuple[dict[str, bytes], Summary]:
-    """Everything a build produces, in memory; raises BuildError with all diagnostics."""
+def compile_site(project: Project, memo: Memo | None = None,
+                 head: HeadStart | None = None) -> tuple[dict[str, bytes], Summary]:
+    """Everything a build produces, in memory; raises BuildError with all diagnostics. `head`: the
+    CLI's one-shot build has loaded the facts and specs already, and started node and the builders."""
     memo = memo or Memo()
-    diags = Diagnostics(project.root)
+    if head is not None:
+        diags, facts, specs = head.diags, head.facts, head.specs
+    else:
+        diags = Diagnostics(project.root)
+        facts = project_facts(project.root, diags, memo)
+        specs = load_specs(project.content / "figures", diags, memo)
     md = memo.keep("markdown parser", make_parser)
     site = _settings(memo, load_site, project.content / "site.yaml", diags)
     symbols = _settings(memo, load_symbols, project.content / "symbols.yaml", diags)
-    facts = project_facts(project.root, diags, memo)
-    specs = load_specs(project.content / "figures", diags, memo)
     check_content_files(project.content, diags)
     sections = load_sections(project.content, md, site, diags, memo)
     check_parts(specs, project.root, project.static, facts, diags, memo)
@@ -134,10 +106,11 @@ def compile_site(project: Project, memo: Memo | None = None) -> tuple[dict[str, 
     # a spec that failed validation was reported already; still count its id as known
     figure_ids = set(specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, specs, figure_ids, diags)
-    diags.raise_if_any()  # builders run only on content that checks out
+    diags.raise_if_any()  # builders run only on content that checks out (the CLI stops a head start's worker)
     # the prose's and captions' formulas render in node while the builders compute
     known = _formulas(scans + [doc.scan for doc in inline_docs.values()])
-    prefetched = prefetch_math([m for m, *_ in known], project.node_modules, project.cache, memo)
+    prefetched = prefetch_math([m for m, *_ in known], project.node_modules, project.cache, memo,
+                               head and head.renderer)
     md_fields: dict[str, list[tuple[tuple, str]]] = {}
 
     def figure_markdown(fid: str, d: dict) -> None:
@@ -152,7 +125,8 @@ def compile_site(project: Project, memo: Memo | None = None) -> tuple[dict[str, 
         if prefetched is not None and docs:
             prefetched.add([m for m, *_ in _formulas([doc.scan for doc in docs])])
 
-    data = build_figure_data(specs, facts, diags, project.root, project.figure_cache, memo, figure_markdown)
+    data = build_figure_data(specs, facts, diags, project.root, project.figure_cache, memo, figure_markdown,
+                             head and head.jobs)
     all_scans = scans + [doc.scan for doc in inline_docs.values()]
     _check_links(sections, all_scans, figure_ids, diags)
 

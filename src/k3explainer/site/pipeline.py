@@ -185,7 +185,7 @@ def compile_site(project: Project, memo: Memo | None = None,
     files["assets/site.css"] = _concat_css(project.layered("static/css"), memo)
     files["assets/k3.js"] = _concat_js(project.layered("static/js/runtime"), memo)
     files["assets/widgets.js"] = _concat_js(project.layered("static/js/widgets"), memo)
-    files["assets/favicon.svg"] = memo.files.bytes(project.file("static/favicon.svg"))
+    files["assets/favicon.png"] = memo.files.bytes(project.file("static/favicon.png"))
     files.update(_vendor(project, any(not s.model.pending and s.model.plotly for s in specs.values()), diags, memo))
     diags.raise_if_any()
 

@@ -67,6 +67,8 @@
       // S₀ + write = S₁ reads as one line: the write keeps its k chips but borrows S₀'s row labels, as S₁ does
       panel.write.node.classList.add("f17-shared-chips");
       panel.after.node.classList.add("f17-shared");
+      // what a token step writes lands as a wave; its other grids are drawn at once (see the sheet)
+      [panel.write, panel.after].forEach(function (m) { m.node.classList.add("f17-lands"); });
       var drCol = el("section", { class: "f17-col f17-dr", "aria-label": "Delta rule" },
         el("p", { class: "f17-head", text: "Delta rule" }),
         el("div", { class: "f17-ctl k3-row" }, el("div", { class: "k3-scroll" }, tokChoice.node), beta),

@@ -150,6 +150,30 @@ def test_wide_row_holds_its_reserved_height_in_both_states(watched, site_url):
     assert len(tops) == 1  # one row
 
 
+def test_toggling_the_layer_rewrites_only_what_it_changes(watched, site_url):
+    """Both views are drawn once; a toggle flips which is shown, so no text is typeset again and
+    (wide) the drawing's size is not rewritten: a new viewBox would re-lay out every text in it."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    page.evaluate(f"""() => {{
+      const svg = document.querySelector('#{FIG} svg.f01-svg');
+      window.__f01 = {{ svg, texts: [...svg.querySelectorAll('text')], writes: [] }};
+      new MutationObserver(rs => rs.forEach(r => window.__f01.writes.push(r.attributeName)))
+        .observe(svg, {{ attributes: true, attributeFilter: ['height', 'viewBox', 'width'] }});
+    }}""")
+    fig.locator(".f01-box-blocks").click()
+    assert is_open(fig)
+    fig.locator(".f01-close").click()
+    assert not is_open(fig)
+    same = page.evaluate(f"""() => {{
+      const svg = document.querySelector('#{FIG} svg.f01-svg'), texts = [...svg.querySelectorAll('text')];
+      return [svg === window.__f01.svg, texts.length === window.__f01.texts.length &&
+        texts.every((t, i) => t === window.__f01.texts[i]), window.__f01.writes];
+    }}""")
+    assert same == [True, True, []]
+
+
 def test_phone_column_opens_the_layer_in_place(watched, site_url):
     page, _ = watched
     page.set_viewport_size({"width": 390, "height": 900})

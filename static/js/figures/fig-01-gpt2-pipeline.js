@@ -41,16 +41,15 @@
           empty: "no parameters", note: b.note,
         }, w, Object.assign({ prefix: "f01", attrs: { "data-box": b.id, "data-sym": b.sym || null } }, opts));
       }
-      function measureBox(b, w, opts) { return box(b, w, opts).h; }
       function partLabel(r) { return r.name + ": " + r.value + " parameters" + (r.detail ? ", weights " + r.detail : ""); }
 
       /* ---- the ×12 block: a stack of cards, and the button that opens one layer ---- */
       function pipelineBox(b, w, h) {
         if (b.id !== "blocks") return box(b, w, { minHeight: h, focus: partLabel });
-        var bx = box(b, w, { minHeight: h, hint: isOpen ? "▲ close this layer" : "▼ open one layer", stack: [8, 4], press: toggle });
+        // its hint and aria-expanded follow the state (show); it is named by what it shows, counts and hint included
+        var bx = box(b, w, { minHeight: h, hint: "▼ open one layer", stack: [8, 4], press: toggle });
         bx.node.setAttribute("class", "f01-box f01-box-blocks");
         bx.node.setAttribute("data-key", "blocks");
-        bx.node.setAttribute("aria-expanded", String(isOpen));  // named by what it shows, counts and "open one layer" included
         bx.node.setAttribute("aria-controls", layerId);
         return bx;
       }
@@ -110,8 +109,9 @@
         return { node: view, h: y + T.lh("sum") * perBlock.rows + 4 };
       }
 
-      /* ---- the whole drawing, for a width ---- */
-      var svg = null, drawnWidth = 0;
+      /* ---- the whole drawing, for a width: both views are drawn once, and opening or closing the
+       * layer (show) flips which one is on, so a toggle neither re-typesets nor re-lays out text ---- */
+      var svg = null, drawnWidth = 0, on = null;
       function draw() {
         var avail = Math.floor(mount.clientWidth);
         if (!avail) return;
@@ -122,24 +122,23 @@
         var canvas = S.el("svg", { class: "f01-svg", width: w, role: "group",
           "aria-label": "GPT-2 pipeline, from token ids to next-token logits" }, S.arrowhead(arrowId, "f01-arrowhead"));
         var P = data.pipeline, blocksAt = P.findIndex(function (b) { return b.id === "blocks"; });
-        var region = S.g({ class: "f01-region" + (isOpen ? " is-open" : "") });
+        var region = S.g({ class: "f01-region" }), blocks = null, tail = [];
         var closed = stackView(wide ? w - 28 : w - 20, wide), opened = layerView(wide ? w - 28 : w - 20, wide);
-        var off = isOpen ? closed : opened;
-        off.node.setAttribute("class", off.node.getAttribute("class") + " f01-off");
-        off.node.setAttribute("aria-hidden", "true");
-        // on a wide screen both views share one height, so opening a layer moves nothing below it
-        var regionH = (wide ? Math.max(closed.h, opened.h) : (isOpen ? opened.h : closed.h)) + 28;
+        // on a wide screen both views share one height, so opening a layer moves nothing below it;
+        // in a column the boxes under the region (tail) move down by the open view's extra height
+        var regionH = (wide ? Math.max(closed.h, opened.h) : closed.h) + 28, regionBg;
         function placeRegion(top) {
-          region.appendChild(S.rect(0, top, w, regionH, "f01-region-bg", { rx: 8 }));
+          regionBg = region.appendChild(S.rect(0, top, w, regionH, "f01-region-bg", { rx: 8 }));
           region.appendChild(S.at(closed.node, 14, top + 16));
           region.appendChild(S.at(opened.node, 14, top + 16));
         }
         if (wide) {
           var bw = (w - 5 * GAP - 8) / P.length;
-          var h = Math.max.apply(null, P.map(function (b) { return measureBox(b, bw, { hint: "▼ open one layer" }); }));
+          var h = Math.max.apply(null, P.map(function (b) { return box(b, bw, { hint: "▼ open one layer" }).h; }));
           P.forEach(function (b, i) {
-            var x = i * (bw + GAP);
-            canvas.appendChild(S.at(pipelineBox(b, bw, h).node, x, 0));
+            var x = i * (bw + GAP), bx = pipelineBox(b, bw, h);
+            if (i === blocksAt) blocks = bx.node;
+            canvas.appendChild(S.at(bx.node, x, 0));
             if (i) canvas.appendChild(arrowLine(x - GAP + 9, h / 2, x - 2, h / 2));
           });
           var zx = blocksAt * (bw + GAP), top = h + 40;  // the block zooms out into the region below
@@ -150,31 +149,54 @@
         } else {
           P.forEach(function (b, i) {
             var bx = pipelineBox(b, w - 10, 0);
-            if (i) canvas.appendChild(arrowLine(w / 2, y - GAP + 4, w / 2, y - 2));
-            canvas.appendChild(S.at(bx.node, 0, y));
+            if (i === blocksAt) blocks = bx.node;
+            if (i) tail.push({ node: canvas.appendChild(arrowLine(w / 2, y - GAP + 4, w / 2, y - 2)), y: 0 });
+            tail.push({ node: canvas.appendChild(S.at(bx.node, 0, y)), y: y });
             y += bx.h + (b.id === "blocks" ? 8 : 0);
             if (i === blocksAt) {  // the block opens in place, right under it
               y += 10;
               placeRegion(y);
               canvas.appendChild(region);
               y += regionH;
+              tail = [];  // only what comes after the region moves
             }
             y += GAP;
           });
           y -= GAP - 2;
         }
-        canvas.setAttribute("height", Math.ceil(y));
-        canvas.setAttribute("viewBox", "0 0 " + w + " " + Math.ceil(y));
         var focused = document.activeElement && svg && svg.contains(document.activeElement)
           ? document.activeElement.getAttribute("data-key") : null;
         if (svg) svg.replaceWith(canvas); else sum.before(canvas);  // the drawing sits above the sum
         svg = canvas;
+        on = { region: region, regionBg: regionBg, regionH: regionH, views: [closed.node, opened.node],
+          extra: wide ? 0 : opened.h - closed.h, tail: tail, h: y, blocks: blocks,
+          hint: blocks.querySelector(".f01-open-hint tspan"), shown: null };
+        show();
         if (focused) focusKey(focused);
       }
-      function focusKey(key) {
-        var node = svg && svg.querySelector('[data-key="' + CSS.escape(key) + '"]');
-        if (node) node.focus();
+      function show() {  // writes only what opening or closing the layer changes
+        if (!on || on.shown === isOpen) return;
+        on.shown = isOpen;
+        on.region.classList.toggle("is-open", isOpen);
+        on.views.forEach(function (v, i) {
+          var off = (i === 1) !== isOpen;
+          v.classList.toggle("f01-off", off);
+          if (off) v.setAttribute("aria-hidden", "true"); else v.removeAttribute("aria-hidden");
+        });
+        on.hint.textContent = isOpen ? "▲ close this layer" : "▼ open one layer";
+        on.blocks.setAttribute("aria-expanded", String(isOpen));
+        // the drawing's height only on a change: a new viewBox re-lays out every text in it
+        var dy = isOpen ? on.extra : 0, h = String(Math.ceil(on.h + dy));
+        if (on.extra) {
+          on.regionBg.setAttribute("height", on.regionH + dy);
+          on.tail.forEach(function (t) { S.at(t.node, 0, t.y + dy); });
+        }
+        if (svg.getAttribute("height") !== h) {
+          svg.setAttribute("height", h);
+          svg.setAttribute("viewBox", "0 0 " + svg.getAttribute("width") + " " + h);
+        }
       }
+      function focusKey(key) { var node = svg && svg.querySelector('[data-key="' + CSS.escape(key) + '"]'); if (node) node.focus(); }
 
       /* ---- the sum: every tensor counted once, and where the parameters live (HTML, it wraps) ---- */
       var sum = el("p", { class: "f01-sum", "aria-label": "Parameter total" });
@@ -213,11 +235,11 @@
       resize.observe(mount);
 
       return {
-        render: function (state) { isOpen = state.layer === "open"; draw(); },
+        render: function (state) { isOpen = state.layer === "open"; if (svg) show(); else draw(); },
         describe: function (prev, next) {
           return next.layer === "open"
-            ? "Opened one layer: " + L.filter(function (b) { return b.count; }).map(function (b) { return b.title + " " + W.int(b.count); })
-              .join(", ") + "; " + W.int(data.block_total) + " parameters per block."
+            ? "Opened one layer: " + L.filter(function (b) { return b.count; })  // titles hold commas: "; " between parts
+              .map(function (b) { return b.title + ": " + W.int(b.count) + " parameters"; }).join("; ") + "; " + W.int(data.block_total) + " per block."
             : "Closed the layer view: " + cfg.n_layer + " blocks hold " + W.int(allBlocks) + " of " + W.int(data.total) + " parameters.";
         },
         destroy: function () { resize.disconnect(); },

@@ -40,29 +40,31 @@
           el("div", {}, el("p", { class: "k3-label", text: "Weights over eight keys of that length" }), bars)),
         readout, verdict));
 
+      /* the sentences are built once; an input rewrites only the numbers that changed */
+      var num = {};
+      function n(cls) { return (num[cls] = el("span", { class: "k3-num " + cls })); }
+      readout.append("At θ = ", n("f05b-theta"), ", r = ", n("f05b-r"), ": q·k = ", n("f05b-dot"),
+        ", softmax kernel exp(q·k) = ", n("f05b-exp"), ", ELU+1 kernel ", el("span", { "data-sym": "la-phi", text: "φ(q)·φ(k)" }),
+        " = ", n("f05b-elu"), ".");
+      verdict.append("On this slice the smallest values are ", n("f05b-min-exp"), " and ", n("f05b-min-elu"),
+        " (both positive), and the ratio exp / φ·φ runs from ", n("f05b-rmin"), " to ", n("f05b-rmax"),
+        ": not a constant, so neither kernel is a rescaled copy of the other.");
       function paintText(s, a) {
-        readout.textContent = "";
-        readout.append("At θ = ", el("span", { class: "k3-num f05b-theta", text: deg(data.angles[a]) }),
-          ", r = ", el("span", { class: "k3-num", text: W.fmt(s.length, 2) }),
-          ": q·k = ", el("span", { class: "k3-num f05b-dot", text: W.fmt(s.dot[a], 3) }),
-          ", softmax kernel exp(q·k) = ", el("span", { class: "k3-num f05b-exp", text: W.fmt(s.exp[a], 3) }),
-          ", ELU+1 kernel ", el("span", { "data-sym": "la-phi", text: "φ(q)·φ(k)" }), " = ",
-          el("span", { class: "k3-num f05b-elu", text: W.fmt(s.elu[a], 3) }), ".");
-        verdict.textContent = "";
-        verdict.append("On this slice the smallest values are ", el("span", { class: "k3-num f05b-min-exp", text: W.fmt(s.exp_min, 3) }),
-          " and ", el("span", { class: "k3-num f05b-min-elu", text: W.fmt(s.elu_min, 3) }),
-          " (both positive), and the ratio exp / φ·φ runs from ", el("span", { class: "k3-num f05b-rmin", text: W.fmt(s.ratio_min, 3) }),
-          " to ", el("span", { class: "k3-num f05b-rmax", text: W.fmt(s.ratio_max, 3) }),
-          ": not a constant, so neither kernel is a rescaled copy of the other.");
-        curve.setAttribute("aria-label", "Line plot over the key angle from −180° to 180° at key length " + W.fmt(s.length, 2) +
+        var values = { "f05b-theta": deg(data.angles[a]), "f05b-r": W.fmt(s.length, 2), "f05b-dot": W.fmt(s.dot[a], 3),
+          "f05b-exp": W.fmt(s.exp[a], 3), "f05b-elu": W.fmt(s.elu[a], 3), "f05b-min-exp": W.fmt(s.exp_min, 3),
+          "f05b-min-elu": W.fmt(s.elu_min, 3), "f05b-rmin": W.fmt(s.ratio_min, 3), "f05b-rmax": W.fmt(s.ratio_max, 3) };
+        Object.keys(values).forEach(function (k) { W.text(num[k], values[k]); });
+        W.attr(curve, "aria-label", "Line plot over the key angle from −180° to 180° at key length " + W.fmt(s.length, 2) +
           ": exp(q·k) peaks at " + W.fmt(Math.max.apply(null, s.exp), 2) + " when the key aligns with the query; φ(q)·φ(k) peaks at " +
           W.fmt(Math.max.apply(null, s.elu), 2) + ".");
-        bars.setAttribute("aria-label", "Bar chart of attention weights over eight keys at length " + W.fmt(s.length, 2) +
+        W.attr(bars, "aria-label", "Bar chart of attention weights over eight keys at length " + W.fmt(s.length, 2) +
           ": softmax " + s.w_exp.map(function (w) { return W.fmt(w, 2); }).join(", ") + "; ELU+1 " +
           s.w_elu.map(function (w) { return W.fmt(w, 2); }).join(", ") + ".");
       }
 
       var Plotly = null;
+      // Plotly.restyle would redraw the axes, grid and legend too (a full replot of each chart, most of an input's cost)
+      var NOW = { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } };
       var css = W.css(mount);
       function marker(a) {
         return [{ type: "line", xref: "x", yref: "paper", x0: data.angles[a], x1: data.angles[a], y0: 0, y1: 1,
@@ -110,13 +112,13 @@
         return {
           render: function (state, prev) {
             var s = data.slices[li(state)], a = ai(state);
-            lenSlider.set(li(state));
-            angSlider.set(a);
+            if (lenSlider.get() !== li(state)) lenSlider.set(li(state));  // the slider dragged has painted itself
+            if (angSlider.get() !== a) angSlider.set(a);
             paintText(s, a);
             if (!prev) return;  // drawn in this state by draw()
-            if (prev.r !== state.r) {
-              Plotly.restyle(curve, { y: [s.exp, s.elu] }, [0, 1]);
-              Plotly.restyle(bars, { y: [s.w_exp, s.w_elu] }, [0, 1]);
+            if (prev.r !== state.r) {  // new values, same axes: an animation of no duration redraws the traces only
+              Plotly.animate(curve, { data: [{ y: s.exp }, { y: s.elu }], traces: [0, 1] }, NOW);
+              Plotly.animate(bars, { data: [{ y: s.w_exp }, { y: s.w_elu }], traces: [0, 1] }, NOW);
             }
             if (prev.angle !== state.angle) Plotly.relayout(curve, { shapes: marker(a) });
           },

@@ -116,16 +116,16 @@
       }
 
       return {
-        render: function (s) {
+        render: function (s, prev) {  // writes only what changed (class toggles to the same value are no-ops)
           disc.set(s.open);
-          filter.set(s.wall);
+          if (!prev || prev.wall !== s.wall) filter.set(s.wall);
           nodes.forEach(function (nd, i) {
             var on = matches(nd, s.wall);
             disc.items[nd.id].li.classList.toggle("is-dim", !on);
             dots[i].classList.toggle("is-dim", !on);
             dots[i].classList.toggle("is-open", s.open.indexOf(nd.id) >= 0);
           });
-          allBtn.textContent = s.open.length === N ? "Collapse all" : "Expand all";
+          W.text(allBtn, s.open.length === N ? "Collapse all" : "Expand all");
         },
         describe: function (prev, next) {
           var said = [];

@@ -87,15 +87,21 @@
       }
 
       return {
-        render: function (s) {
+        render: function (s, prev) {  // writes only what changed, so an input re-lays out only that
           disc.set(s.open);
-          show.set(s.q);
-          root.setAttribute("data-only", s.q);
+          if (!prev || prev.q !== s.q) {
+            show.set(s.q);
+            root.setAttribute("data-only", s.q);
+          }
           vs.forEach(function (v, i) {
-            peeks[i].hidden = s.q === "all" || s.open.indexOf(v.id) >= 0;
-            [].forEach.call(peeks[i].children, function (d) { d.hidden = d.getAttribute("data-q") !== s.q; });
+            var hide = s.q === "all" || s.open.indexOf(v.id) >= 0;
+            if (peeks[i].hidden !== hide) peeks[i].hidden = hide;
+            [].forEach.call(peeks[i].children, function (d) {
+              var off = d.getAttribute("data-q") !== s.q;
+              if (d.hidden !== off) d.hidden = off;
+            });
           });
-          allBtn.textContent = s.open.length === N ? "Collapse all" : "Expand all";
+          W.text(allBtn, s.open.length === N ? "Collapse all" : "Expand all");
         },
         describe: function (prev, next) {
           var said = [];

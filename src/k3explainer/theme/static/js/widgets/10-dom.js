@@ -61,4 +61,8 @@
     return node;
   };
 
+  /* W.text(node, s): set a node's text only when it differs; rewriting the same text still
+   * replaces the text node and re-lays out its line. W.attr(node, name, value) likewise. */
+  W.text = function (node, s) { if (node.textContent !== s) node.textContent = s; return node; };
+  W.attr = function (node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); return node; };
 })();

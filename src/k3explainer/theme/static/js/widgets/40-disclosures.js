@@ -21,11 +21,11 @@
       parts[it.id] = { li: list.appendChild(W.el("li", { class: "k3-disc-item", "data-id": it.id }, btn, panel)), btn: btn, panel: panel };
     });
     function ids() { return opts.items.map(function (it) { return it.id; }).filter(function (id) { return open[id]; }); }
-    function paint() {
+    function paint() {  // writes only the items that changed: an input re-styles one item, not the list
       opts.items.forEach(function (it) {
         var p = parts[it.id], on = !!open[it.id];
-        p.btn.setAttribute("aria-expanded", on ? "true" : "false");
-        p.panel.hidden = !on;
+        W.attr(p.btn, "aria-expanded", on ? "true" : "false");
+        if (p.panel.hidden === on) p.panel.hidden = !on;
         p.li.classList.toggle("is-open", on);
       });
     }

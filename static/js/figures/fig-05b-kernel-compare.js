@@ -117,8 +117,10 @@
             paintText(s, a);
             if (!prev) return;  // drawn in this state by draw()
             if (prev.r !== state.r) {  // new values, same axes: an animation of no duration redraws the traces only
-              Plotly.animate(curve, { data: [{ y: s.exp }, { y: s.elu }], traces: [0, 1] }, NOW);
-              Plotly.animate(bars, { data: [{ y: s.w_exp }, { y: s.w_elu }], traces: [0, 1] }, NOW);
+              // a quick next input interrupts this animation, and Plotly rejects the interrupted one's
+              // promise: nothing is lost (the next one draws the newer values), so it is not an error
+              Plotly.animate(curve, { data: [{ y: s.exp }, { y: s.elu }], traces: [0, 1] }, NOW).catch(function () {});
+              Plotly.animate(bars, { data: [{ y: s.w_exp }, { y: s.w_elu }], traces: [0, 1] }, NOW).catch(function () {});
             }
             if (prev.angle !== state.angle) Plotly.relayout(curve, { shapes: marker(a) });
           },

@@ -94,9 +94,6 @@
       root.appendChild(keepBox);
       mount.appendChild(root);
 
-      // a write only where the text differs: replacing a text node, even with the same text, costs
-      // the browser a layout of the grid around it
-      var setText = function (node, text) { if (node.textContent !== text) node.textContent = text; };
       keepDr.textContent = "The delta rule keeps one " + data.d_k + " × " + data.d_v + " state: " + data.kept.delta +
         " numbers after any number of tokens.";
 
@@ -105,8 +102,10 @@
         var hidden = function (i, j) { return stage >= 2 && A.mask[i][j] === 0; };
         stageChoice.set(stage);
         var sym = stage === 4 ? "att-softmax" : s.sym;
-        if (S.node.getAttribute("data-sym") !== sym) S.node.setAttribute("data-sym", sym);
-        setText(S.node.caption, s.caption);
+        // writes only where something differs (W.text, W.attr): replacing a text node, even with the
+        // same text, costs the browser a layout of the grid around it
+        W.attr(S.node, "data-sym", sym);
+        W.text(S.node.caption, s.caption);
         S.update(src.map(function (row, i) {
           return row.map(function (x, j) { return hidden(i, j) ? (stage === 2 ? "−∞" : "0") : x; });
         }), { masked: hidden });
@@ -116,7 +115,7 @@
         var d = data.delta[tok], upto = function (m, n) { return m.map(function (r, i) { return i <= tok ? r : dots(n); }); };
         tokChoice.set(tok);
         panel.update(d, 3, { before: "S" + W.sub(tok) + " before", after: "S" + W.sub(tok + 1) + " after" });
-        setText(keepAtt, "Attention after token " + named(tok) + " keeps every key and value so far: " +
+        W.text(keepAtt, "Attention after token " + named(tok) + " keeps every key and value so far: " +
           data.kept.attention[tok] + " numbers, one more row of each per token.");
         keep.K.update(upto(data.k, data.d_k));
         keep.V.update(upto(data.v, data.d_v));

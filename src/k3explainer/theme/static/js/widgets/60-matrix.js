@@ -71,7 +71,7 @@
     }
     return {
       node: m.node, cells: m.cells, outer: outer,
-      caption: function (text) { if (cap && cap.textContent !== text) cap.textContent = text; },
+      caption: function (text) { if (cap) W.text(cap, text); },
       update: function (values, marks) {
         var mk = marks || {};
         m.update(values, { changed: mk.changed ? function (i, j) { return !!mk.changed[i][j]; } : null });

@@ -148,14 +148,14 @@
         cN.val.textContent = W.int(n);
         cN.sub.textContent = !s ? "press Prefill" : s.kind === "prefill" ? "the prompt, in one pass" : "prompt + " + (n - P) + " decoded";
         cKept.val.textContent = W.int(fixed ? mem.kept : mem.cache);
-        var prefill = s && s.kind === "prefill";
+        var prefill = !s || s.kind === "prefill";  // before the prefill, as at it, nothing has been read
         // the output shown is normalised, so beside S the state keeps z = Σφ(k): D more numbers, not counted here
         cKept.sub.textContent = fixed ? "state elements D × D (+ D for the normaliser z), constant" : "cache elements, 2·N·D";
         cReads.val.textContent = W.int(mem.reads);
         cReads.sub.textContent = fixed ? (prefill ? "no state yet: built in one pass" : "the whole state")
           : prefill ? "no cache yet: k, v computed fresh" : "all cached K and V, 2·N·D";
         cWrites.val.textContent = W.int(mem.writes);
-        cWrites.sub.textContent = fixed ? (prefill ? "the whole state, built" : "the whole state, rewritten")
+        cWrites.sub.textContent = !s ? "nothing yet" : fixed ? (prefill ? "the whole state, built" : "the whole state, rewritten")
           : prefill ? "every prompt column, 2·N·D" : "one K and one V column, 2·D";
 
         bars.forEach(function (b, j) { b.setAttribute("class", "f04-bar" + (j < pos ? " is-done" : "") + (j === pos - 1 ? " is-now" : "")); });

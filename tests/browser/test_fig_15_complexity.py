@@ -58,6 +58,31 @@ def assert_plotted(page, kernel, keys, metric):
         np.testing.assert_allclose(y, kernel[0][k][metric], rtol=1e-12)
 
 
+def assert_marker_at(page, shipped, kernel, metric, i):
+    """The marker's line stands at N = n and its dots sit on the curves there, where Plotly's own
+    axes put those values (the marker is an SVG over the chart, drawn apart from Plotly)."""
+    n, keys = shipped["n"][i], [m["key"] for m in shipped["mechanisms"]]
+    got = page.evaluate(
+        """([id, n]) => {
+            const plot = document.querySelector('#' + id + ' .f15-plot'), fl = plot._fullLayout;
+            const svg = document.querySelector('#' + id + ' .k3-scrub-marker'), line = svg.querySelector('line');
+            const xa = fl.xaxis, ya = fl.yaxis, box = plot.getBoundingClientRect(), over = svg.getBoundingClientRect();
+            return {x: +line.getAttribute('x1'), x2: +line.getAttribute('x2'), want: xa.l2p(Math.log10(n)) + xa._offset,
+                    shift: [over.left - box.left, over.top - box.top],
+                    dots: [...svg.querySelectorAll('circle')].map(c => ({cx: +c.getAttribute('cx'), cy: +c.getAttribute('cy'),
+                                                                          hidden: c.getAttribute('visibility') === 'hidden'})),
+                    ylog: [ya._offset, ya._length, ya.range[0], ya.range[1]]};
+        }""", [FIG, n])
+    assert got["shift"] == [0, 0]  # the overlay lies exactly on the plot's box
+    assert got["x"] == got["x2"] == pytest.approx(got["want"], abs=0.01)
+    off, length, lo, hi = got["ylog"]
+    assert len(got["dots"]) == len(keys)
+    for dot, k in zip(got["dots"], keys):
+        assert dot["cx"] == pytest.approx(got["want"], abs=0.01)
+        y = off + (hi - np.log10(kernel[0][k][metric][i])) / (hi - lo) * length
+        assert not dot["hidden"] and dot["cy"] == pytest.approx(y, abs=0.01), k
+
+
 def plot_point(page, frac):
     """Client coordinates of a point at fraction `frac` across the plot area (left to right)."""
     return page.evaluate(
@@ -116,8 +141,15 @@ def test_dragging_the_chart_moves_the_marker(watched, site_url, shipped, kernel)
     page.mouse.move(*plot_point(page, 0.0), steps=4)
     page.mouse.up()
     assert_table_shows(fig, shipped, kernel, "compute", 0)
-    marker_x = page.evaluate(f"() => document.querySelector('#{FIG} .f15-plot').data[6].x")
-    assert marker_x == [shipped["n"][0]] * 2
+    assert_marker_at(page, shipped, kernel, "compute", 0)
+    # a new quantity redraws the axes: the marker follows them
+    fig.locator("[role=radio][data-value='memory']").click()
+    assert_marker_at(page, shipped, kernel, "memory", 0)
+    # and a narrower page re-lays out the chart: the marker follows again
+    page.set_viewport_size({"width": 700, "height": 900})
+    page.wait_for_function(f"() => document.querySelector('#{FIG} .f15-plot')._fullLayout.width < 600")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert_marker_at(page, shipped, kernel, "memory", 0)
     assert f"fig-15.n={shipped['n'][0]}" in page.url
 
 

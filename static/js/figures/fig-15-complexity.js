@@ -82,7 +82,7 @@
       mount.appendChild(el("div", { class: "f15" },
         el("div", { class: "f15-controls" },
           el("span", { class: "k3-label", text: "Plot" }), switcher.node, chart.slider.node),
-        el("div", { class: "f15-grid" }, chart.plot, el("div", { class: "f15-side" }, table,
+        el("div", { class: "f15-grid" }, chart.node, el("div", { class: "f15-side" }, table,
           el("p", { class: "f15-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " ",
             W.html(el("span"), data.constants_html)),  // rendered at build time from the builder's Markdown
           W.html(el("p", { class: "f15-note" }), data.note_html)))));

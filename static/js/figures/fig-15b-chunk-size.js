@@ -66,8 +66,7 @@
       var chart = W.scrubber({
         mount: mount, values: data.c, index: at(st), plotClass: "f15b-plot", margin: MARGIN,
         slider: { label: "Chunk size", sym: "ck-c", format: function (c) { return "C = " + W.int(c); } },
-        curves: function () { return []; },  // the overlay draws the curves, the band and the ring; Plotly the axes
-        marker: function () { return { span: [], line: "--ink-3", dots: [] }; },  // the overlay draws the cursor
+        curves: function () { return []; },  // the overlay draws the curves, the band, the ring and the cursor; Plotly the axes
         axes: function () {
           var narrow = isNarrow(), y = V().y;
           drawnNarrow = narrow;

@@ -3,14 +3,21 @@
  * curve), a slider over the same grid for keyboard users, and W.scrub along the chart for the
  * pointer. Used by FIG 15 and FIG 15b; the component keeps only what differs (its curves, the
  * marker's dots, its axes and its readouts) and owns the state.
- *   W.scrubber(opts) → {slider, plot, css, start(Plotly, i) → promise, show(i, full)}
+ *   W.scrubber(opts) → {slider, plot, node, css, start(Plotly, i) → promise, show(i, full)}
  *   opts: {mount, values, index, plotClass, margin: {l, r, t, b},
  *          slider: {label, format(v) → text, aria?, sym?},
- *          curves() → Plotly traces (colours via .css), marker(i) → {span: [y0, y1], line: "--var",
+ *          curves() → Plotly traces (colours via .css), marker?(i) → {span: [y0, y1], line: "--var",
  *          dots: [[y, "--var"], …]}, axes() → {height, x: {…}, y: {…}, annotations?: […]} (x and y are
  *          merged into log axes; annotations, e.g. direct labels on the curves, are drawn as given),
  *          onIndex(i, "input" | "drag"), onEnd() (a slider or drag gesture is over)}
+ *   node: the plot with the marker laid over it (place it where the plot goes); without opts.marker
+ *         (a component that draws its own cursor) it holds the plot alone.
  *   show(i, full): moves the slider and the marker to grid point i; full redraws curves and axes.
+ * The marker is an SVG over the plot area, not two more Plotly traces: Plotly relays out the whole
+ * chart on any restyle (24–35 ms of script per step under a dragging finger), and a move is two
+ * attribute writes per dot here. It sits where Plotly's log axes put the point (the axes' last
+ * layout, a JS object: no DOM read) and takes its colours from CSS variables, so it follows the
+ * colour scheme without a redraw.
  * Also here, for figures with a slider over a grid:
  *   W.gridState(values, def, format?) a state type (K3.state.oneOf) whose link value is read as
  *                                     the grid value nearest it ("3.0", "3" and a stale 2.9 all
@@ -54,38 +61,64 @@
     W.scrub({ node: plot, margin: opts.margin, count: count,
       onIndex: function (i) { opts.onIndex(i, "drag"); }, onEnd: opts.onEnd });
 
-    function markerTraces(i) {  // always the last two traces: the vertical line and its dots
-      var m = opts.marker(i), x = values[i];
-      return [
-        { type: "scatter", mode: "lines", hoverinfo: "none", x: [x, x], y: m.span, line: { color: css(m.line), width: 1.5 } },
-        { type: "scatter", mode: "markers", hoverinfo: "none", x: m.dots.map(function () { return x; }),
-          y: m.dots.map(function (d) { return d[0]; }),
-          marker: { size: 9, color: m.dots.map(function (d) { return css(d[1]); }), line: { color: css("--paper"), width: 1.5 } } },
-      ];
-    }
+    var marker = opts.marker ? markerOverlay(opts.marker) : null;
+    var node = marker ? el("div", { class: "k3-scrub-wrap" }, plot, marker.node) : plot;
+
     function layout() {
       var a = opts.axes(), grid = css("--rule");
       var axis = { type: "log", fixedrange: true, gridcolor: grid, linecolor: grid, zeroline: false, ticks: "outside", tickcolor: grid };
       return W.chartLayout(opts.mount, { height: a.height, margin: opts.margin, showlegend: false, hovermode: false,
         xaxis: Object.assign({}, axis, a.x), yaxis: Object.assign({}, axis, a.y), annotations: a.annotations || [] });
     }
-    function traces(i) { return opts.curves().concat(markerTraces(i)); }
+    function place(i) { if (marker) marker.place(plot._fullLayout, values[i], i); }
 
     return {
-      slider: slider, plot: plot, css: css,
+      slider: slider, plot: plot, node: node, css: css,
       start: function (P, i) {
         Plotly = P;
         shown = i;
-        return Plotly.newPlot(plot, traces(i), layout(), { displayModeBar: false, responsive: true });
+        return Plotly.newPlot(plot, opts.curves(), layout(), { displayModeBar: false, responsive: true }).then(function () {
+          if (!marker) return;
+          place(i);
+          plot.on("plotly_afterplot", function () { place(shown); });  // a resize or a redraw: new axes
+        });
       },
       show: function (i, full) {
         slider.set(i);
         if (!Plotly || (!full && i === shown)) return;
         shown = i;
-        if (full) { Plotly.react(plot, traces(i), layout()); return; }
-        var n = plot.data.length, m = markerTraces(i);
-        Plotly.restyle(plot, { x: [m[0].x, m[1].x], y: [m[0].y, m[1].y] }, [n - 2, n - 1]);
+        if (full) Plotly.react(plot, opts.curves(), layout());  // (its afterplot places the marker)
+        else place(i);
       },
     };
   };
+
+  /* The marker: a vertical line over a span of the y axis and a dot on each curve, in plot-area
+   * pixels from the axes' log ranges. A dot off the axis (or at a value a log axis cannot show)
+   * is hidden, as Plotly clips its markers to the plot area. */
+  function markerOverlay(spec) {
+    var line = el("svg:line", { class: "k3-scrub-line", "stroke-width": 1.5 });
+    var dots = [], group = el("svg:g");
+    var svg = el("svg:svg", { class: "k3-scrub-marker", "aria-hidden": "true" }, line, group);
+    return {
+      node: svg,
+      place: function (fl, x, i) {
+        if (!fl || !fl.xaxis) return;
+        var m = spec(i), xa = fl.xaxis, ya = fl.yaxis;
+        function px(v) { return xa._offset + (Math.log10(v) - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length; }
+        function py(v) { return ya._offset + (ya.range[1] - Math.log10(v)) / (ya.range[1] - ya.range[0]) * ya._length; }
+        var X = px(x);
+        W.attr(line, "x1", X); W.attr(line, "x2", X);
+        W.attr(line, "y1", py(m.span[0])); W.attr(line, "y2", py(m.span[1]));
+        W.attr(line, "style", "stroke: var(" + m.line + ")");
+        m.dots.forEach(function (d, k) {
+          if (!dots[k]) group.appendChild(dots[k] = el("svg:circle", { class: "k3-scrub-dot", r: 4.5, "stroke-width": 1.5 }));
+          var Y = py(d[0]), inside = isFinite(Y) && Y >= ya._offset - 0.5 && Y <= ya._offset + ya._length + 0.5;
+          W.attr(dots[k], "cx", X); W.attr(dots[k], "cy", inside ? Y : 0);
+          W.attr(dots[k], "visibility", inside ? null : "hidden");
+          W.attr(dots[k], "style", "fill: var(" + d[1] + ")");
+        });
+      },
+    };
+  }
 })();

@@ -47,10 +47,13 @@ def open_at_width(page, url: str, width: int) -> None:
     figures are destroyed and started at the new width, as a load would start them (a load of the
     whole article costs ~1.5 s; starting all 24 figures on an open page, well under that)."""
     base, _, hash_ = url.partition("#")
+    # start from a viewport a little wider than the column: from a much wider one (a page left at
+    # 1280 px), the column sits at its maximum and stepping the viewport down by the difference
+    # may not reach the width in the tries below
+    page.set_viewport_size({"width": width + 40, "height": 900})
     if page.url.split("#")[0] == base:
         page.evaluate("h => { location.hash = h; }", "#" + hash_)
     else:
-        page.set_viewport_size({"width": width + 40, "height": 900})
         page.goto(url)
     viewport = page.viewport_size["width"]
     for _ in range(4):  # the page's margins differ between layouts: adjust until the column fits

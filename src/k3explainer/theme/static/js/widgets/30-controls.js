@@ -1,4 +1,6 @@
-/* K3W widgets: the controls every figure shares, with keyboard behaviour built in. */
+/* K3W widgets: the controls every figure shares, with keyboard behaviour built in. A figure sets
+ * its controls from its state on every render, so each writes only what differs (K3W.text,
+ * K3W.attr): an unchanged attribute or text rewritten still restyles or re-lays out its element. */
 (function () {
   "use strict";
   var W = window.K3W;
@@ -18,8 +20,8 @@
     function paint() {
       var idx = index();
       buttons.forEach(function (b, i) {
-        b.setAttribute("aria-checked", i === idx ? "true" : "false");
-        b.tabIndex = i === idx ? 0 : -1;
+        W.attr(b, "aria-checked", i === idx ? "true" : "false");
+        W.attr(b, "tabindex", i === idx ? "0" : "-1");
       });
     }
     function set(v, how) {
@@ -56,10 +58,10 @@
     var node = W.el("div", { class: "k3-row k3-stepper", role: "group", tabindex: "0", "aria-label": opts.label },
       prev, readout, next);
     function paint() {
-      readout.textContent = opts.format ? opts.format(value) : "step " + (value + 1) + " / " + opts.count;
+      W.text(readout, opts.format ? opts.format(value) : "step " + (value + 1) + " / " + opts.count);
       var focused = document.activeElement;
-      prev.disabled = value <= 0;
-      next.disabled = value >= opts.count - 1;
+      if (prev.disabled !== value <= 0) prev.disabled = value <= 0;
+      if (next.disabled !== value >= opts.count - 1) next.disabled = value >= opts.count - 1;
       if ((focused === prev || focused === next) && focused.disabled) node.focus();
     }
     function go(i, how) {
@@ -88,11 +90,11 @@
     var out = W.el("output", { for: id, class: "k3-num" });
     function paint() {
       var v = opts.values[+input.value];
-      out.textContent = opts.format ? opts.format(v) : String(v);
-      input.setAttribute("aria-valuetext", out.textContent);
+      W.text(out, opts.format ? opts.format(v) : String(v));
+      W.attr(input, "aria-valuetext", out.textContent);
       // the track is filled up to the thumb (figure.css draws it from --fill)
-      var max = opts.values.length - 1;
-      input.style.setProperty("--fill", (max > 0 ? (100 * +input.value / max) : 0) + "%");
+      var max = opts.values.length - 1, fill = (max > 0 ? (100 * +input.value / max) : 0) + "%";
+      if (input.style.getPropertyValue("--fill") !== fill) input.style.setProperty("--fill", fill);
     }
     input.addEventListener("input", function () { paint(); if (opts.onInput) opts.onInput(+input.value, "input"); });
     paint();
@@ -101,6 +103,7 @@
       return Math.max(n, (opts.format ? opts.format(v) : String(v)).length);
     }, 0));
     var node = W.el("div", { class: "k3-row k3-slider" }, W.el("label", { for: id, class: "k3-label", text: opts.label }), input, out);
-    return { node: node, input: input, set: function (i) { input.value = i; paint(); }, get: function () { return +input.value; } };
+    return { node: node, input: input, get: function () { return +input.value; },
+      set: function (i) { if (+input.value !== +i) input.value = i; paint(); } };
   };
 })();

@@ -53,7 +53,8 @@
         var delta = j === dv, x = delta ? data.row_diff[i] : v;
         td.classList.toggle("f05-delta", delta);
         td.classList.toggle("is-neg", x < 0);
-        td.style.setProperty("--w", Math.min(1, Math.abs(x) / data.out_scale));
+        var w = String(Math.min(1, Math.abs(x) / data.out_scale));
+        if (td.style.getPropertyValue("--w") !== w) td.style.setProperty("--w", w);
       }
 
       /* ---- memory held between the two products as N grows, log–log ---- */
@@ -103,16 +104,21 @@
           el("div", { class: "f05-grow" }, el("p", { class: "f05-head", text: "Entries held between the two products" }), chart),
           numbers)));  // the table spans the figure: its five columns were squeezed under the chart
 
-      /* ---- painting ---- */
+      /* ---- painting: an input writes only what differs (W.text, W.attr, cell): a text node
+       * replaced, even by the same text, re-lays out the grid around it ---- */
+      function cell(c, text, cls, w) {
+        W.text(c, text);
+        if (c.className !== cls) c.className = cls;
+        if (c.style.getPropertyValue("--w") !== String(w)) c.style.setProperty("--w", w);
+      }
       var scoreMax = Math.max.apply(null, data.scores.map(function (r) { return Math.max.apply(null, r); }));
       function paintNN(row) {
         nn.cells.forEach(function (c, idx) {
           var i = Math.floor(idx / N), j = idx % N, masked = j > i;
-          c.textContent = masked ? "" : W.fmt(data.scores[i][j], 1);
-          c.className = "f05-cell" + (masked ? " is-masked" : "") + (i === row ? " is-row" : "");
-          c.style.setProperty("--w", masked ? 0 : data.scores[i][j] / scoreMax);
+          cell(c, masked ? "" : W.fmt(data.scores[i][j], 1), "f05-cell" + (masked ? " is-masked" : "") + (i === row ? " is-row" : ""),
+            masked ? 0 : data.scores[i][j] / scoreMax);
         });
-        nn.node.setAttribute("aria-label", N + " by " + N + " causal matrix of φ(q_t)·φ(k_s); row " + (row + 1) +
+        W.attr(nn.node, "aria-label", N + " by " + N + " causal matrix of φ(q_t)·φ(k_s); row " + (row + 1) +
           " has " + (row + 1) + " visible entries: " + data.scores[row].slice(0, row + 1).map(function (x) { return W.fmt(x, 1); }).join(", ") + ".");
       }
       function paintDD(row) {
@@ -120,37 +126,38 @@
         var sMax = Math.max.apply(null, st.map(function (r) { return Math.max.apply(null, r.map(Math.abs)); }));
         dd.cells.forEach(function (c, idx) {
           var x = st[Math.floor(idx / dv)][idx % dv];
-          c.textContent = W.fmt(x, 1);
-          c.className = "f05-cell" + (x < 0 ? " is-neg" : "");
-          c.style.setProperty("--w", Math.abs(x) / sMax);
+          cell(c, W.fmt(x, 1), "f05-cell" + (x < 0 ? " is-neg" : ""), Math.abs(x) / sMax);
         });
-        dd.node.setAttribute("aria-label", d + " by " + dv + " state S after token " + (row + 1) + ", the sum of φ(k_s)v_sᵀ over s ≤ " + (row + 1) +
+        W.attr(dd.node, "aria-label", d + " by " + dv + " state S after token " + (row + 1) + ", the sum of φ(k_s)v_sᵀ over s ≤ " + (row + 1) +
           ": " + st.map(function (r) { return r.map(function (x) { return W.fmt(x, 2); }).join(", "); }).join("; ") + ".");
       }
+      var formulas = {  // the product in the order shown, each built once
+        state: [el("span", { "data-sym": "la-phi", text: "φ(Q)" }), " · ", el("span", { "data-sym": "la-state", text: "(φ(K)ᵀ V)" })],
+        matrix: ["(", el("span", { "data-sym": "la-phi", text: "φ(Q) φ(K)ᵀ" }), " ⊙ mask) · V"],
+      };
+      var shownOrder = null;
       function paintOrder(row, linear) {
-        toggle.setAttribute("aria-pressed", linear ? "true" : "false");
-        toggle.textContent = linear ? "⇄ Unfold to N×N" : "⇄ Re-associate";
+        W.attr(toggle, "aria-pressed", linear ? "true" : "false");
+        W.text(toggle, linear ? "⇄ Unfold to N×N" : "⇄ Re-associate");
         middle.classList.toggle("is-linear", linear);
-        nn.node.setAttribute("aria-hidden", linear ? "true" : "false");
-        dd.node.setAttribute("aria-hidden", linear ? "false" : "true");
-        formula.textContent = "";
-        if (linear) {
-          formula.append(el("span", { "data-sym": "la-phi", text: "φ(Q)" }), " · ", el("span", { "data-sym": "la-state", text: "(φ(K)ᵀ V)" }));
-          middleCaption.textContent = "State S after token " + (row + 1) + ": " + d + "×" + dv + " = " + (d * dv) +
-            " entries, the same size for any N; the dashed square is the " + N + "×" + N + " matrix it replaces.";
-        } else {
-          formula.append("(", el("span", { "data-sym": "la-phi", text: "φ(Q) φ(K)ᵀ" }), " ⊙ mask) · V");
-          middleCaption.textContent = "Causal matrix: " + N + "×" + N + " = " + (N * N) + " entries; row " + (row + 1) + " uses " + (row + 1) + ".";
+        W.attr(nn.node, "aria-hidden", linear ? "true" : "false");
+        W.attr(dd.node, "aria-hidden", linear ? "false" : "true");
+        if (shownOrder !== linear) {
+          formula.replaceChildren.apply(formula, formulas[linear ? "state" : "matrix"]);
+          W.text(out.node.caption, linear ? "Output φQ (φKᵀ V), through the state" : "Output (φQ φKᵀ ⊙ mask) V, through the matrix");
+          shownOrder = linear;
         }
-        out.node.caption.textContent = linear ? "Output φQ (φKᵀ V), through the state" : "Output (φQ φKᵀ ⊙ mask) V, through the matrix";
+        W.text(middleCaption, linear
+          ? "State S after token " + (row + 1) + ": " + d + "×" + dv + " = " + (d * dv) +
+            " entries, the same size for any N; the dashed square is the " + N + "×" + N + " matrix it replaces."
+          : "Causal matrix: " + N + "×" + N + " = " + (N * N) + " entries; row " + (row + 1) + " uses " + (row + 1) + ".");
         out.update((linear ? data.out_recurrent : data.out_parallel).map(function (r, i) { return r.concat([W.sci(data.row_diff[i])]); }),
           { changed: function (i) { return i === row; }, style: heat });
-        diff.textContent = "";
-        diff.append("Largest difference between the two orders, ", el("span", { class: "f05-nowrap" }, "max |Δ| = ",
-          el("span", { class: "k3-num f05-maxdiff", text: W.sci(data.max_diff, { power: true }) })),
-          ". The |Δ| strip uses the outputs' colour scale (up to " + W.fmt(data.out_scale, 1) +
-          "), so it stays blank: the regrouping is exact, and only floating-point rounding differs.");
       }
+      diff.append("Largest difference between the two orders, ", el("span", { class: "f05-nowrap" }, "max |Δ| = ",
+        el("span", { class: "k3-num f05-maxdiff", text: W.sci(data.max_diff, { power: true }) })),
+        ". The |Δ| strip uses the outputs' colour scale (up to " + W.fmt(data.out_scale, 1) +
+        "), so it stays blank: the regrouping is exact, and only floating-point rounding differs.");
 
       return {
         render: function (s, prev, how) {

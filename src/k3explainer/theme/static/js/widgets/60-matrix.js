@@ -5,7 +5,8 @@
   /* A numeric matrix (or vector, as one row) as a table; string entries are shown as they are.
    * opts: {caption, rows: [labels] (omit for a vector), cols: [labels], corner, digits, sym,
    * heat: {scale} (opt-in: cells coloured by value, numbers on hover/focus; see 62-heatmap)};
-   * update(values, {masked, changed, style}) */
+   * update(values, {masked, changed, style}); style(td, value, i, j) sets its own classes with
+   * classList.toggle: they are kept from one update to the next, as every write is compared first */
   W.matrix = function (opts) {
     var heat = opts.heat || null;
     var table = W.el("table", { class: "k3-matrix" + (heat ? " k3-heat" : ""), "data-sym": opts.sym });
@@ -35,9 +36,12 @@
             var cls = [masked && "is-masked", changed && "is-changed", typeof v === "string" && "is-text"].filter(Boolean).join(" ");
             if (td.className !== cls) td.className = cls;
             W.heat.paint(td, v, heat.scale, opts.digits);
-          } else {
-            td.className = (masked ? "is-masked " : "") + (changed ? "is-changed" : "");
-            td.textContent = typeof v === "string" ? v : W.fmt(v, opts.digits);
+          } else {  // the marks' classes, then what m.style adds, compared with the cell's before a write
+            var plain = [masked && "is-masked", changed && "is-changed"].filter(Boolean);
+            var extra = td.className.split(" ").filter(function (c) { return c && c !== "is-masked" && c !== "is-changed"; });
+            var want = plain.concat(extra).join(" ");
+            if (td.className !== want) td.className = want;
+            W.text(td, typeof v === "string" ? v : W.fmt(v, opts.digits));
           }
           if (m.style) m.style(td, v, i, j);
         });

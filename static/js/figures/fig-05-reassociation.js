@@ -53,8 +53,7 @@
         var delta = j === dv, x = delta ? data.row_diff[i] : v;
         td.classList.toggle("f05-delta", delta);
         td.classList.toggle("is-neg", x < 0);
-        var w = String(Math.min(1, Math.abs(x) / data.out_scale));
-        if (td.style.getPropertyValue("--w") !== w) td.style.setProperty("--w", w);
+        W.prop(td, "--w", Math.min(1, Math.abs(x) / data.out_scale));
       }
 
       /* ---- memory held between the two products as N grows, log–log ---- */
@@ -104,12 +103,12 @@
           el("div", { class: "f05-grow" }, el("p", { class: "f05-head", text: "Entries held between the two products" }), chart),
           numbers)));  // the table spans the figure: its five columns were squeezed under the chart
 
-      /* ---- painting: an input writes only what differs (W.text, W.attr, cell): a text node
+      /* ---- painting: an input writes only what differs (W.text, W.attr, W.prop): a text node
        * replaced, even by the same text, re-lays out the grid around it ---- */
       function cell(c, text, cls, w) {
         W.text(c, text);
         if (c.className !== cls) c.className = cls;
-        if (c.style.getPropertyValue("--w") !== String(w)) c.style.setProperty("--w", w);
+        W.prop(c, "--w", w);
       }
       var scoreMax = Math.max.apply(null, data.scores.map(function (r) { return Math.max.apply(null, r); }));
       function paintNN(row) {

@@ -63,13 +63,19 @@
 
   /* W.text(node, s): set a node's text only when it differs; rewriting the same text still
    * replaces the text node and re-lays out its line. W.attr(node, name, value) likewise (a number
-   * is written as its text; null removes the attribute). */
+   * is written as its text; null removes the attribute), W.prop(node, name, value) for a style
+   * property such as a custom property (written as its text). */
   W.text = function (node, s) { if (node.textContent !== s) node.textContent = s; return node; };
   W.attr = function (node, name, value) {
     var v = value === null || value === undefined ? null : String(value);
     if (node.getAttribute(name) !== v) {
       if (v === null) node.removeAttribute(name); else node.setAttribute(name, v);
     }
+    return node;
+  };
+  W.prop = function (node, name, value) {
+    var v = String(value);
+    if (node.style.getPropertyValue(name) !== v) node.style.setProperty(name, v);
     return node;
   };
 })();

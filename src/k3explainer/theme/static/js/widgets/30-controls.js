@@ -93,8 +93,8 @@
       W.text(out, opts.format ? opts.format(v) : String(v));
       W.attr(input, "aria-valuetext", out.textContent);
       // the track is filled up to the thumb (figure.css draws it from --fill)
-      var max = opts.values.length - 1, fill = (max > 0 ? (100 * +input.value / max) : 0) + "%";
-      if (input.style.getPropertyValue("--fill") !== fill) input.style.setProperty("--fill", fill);
+      var max = opts.values.length - 1;
+      W.prop(input, "--fill", (max > 0 ? (100 * +input.value / max) : 0) + "%");
     }
     input.addEventListener("input", function () { paint(); if (opts.onInput) opts.onInput(+input.value, "input"); });
     paint();

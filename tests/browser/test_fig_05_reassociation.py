@@ -202,7 +202,7 @@ def test_symbols_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     fig.locator(".f05-toggle").click()
-    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
     eq = page.locator("#linear-attention .math-block math [data-sym='la-state']").first
     eq.evaluate(centre)
     eq.hover()
@@ -221,7 +221,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     and arrow key, and the state, φ and matrix lit from both sides."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
 
     def toggle_by_key(p):
         fig.locator(".f05-toggle").focus()

@@ -114,7 +114,7 @@ def test_url_state_and_back(watched, site_url, data):
 def test_phi_symbol_links_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
     eq = page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
     eq.evaluate(centre)
     eq.hover()
@@ -129,7 +129,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     curve plot, and φ lit from the equation and from the readout."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
 
     def key(cls, k):
         def act(p):

@@ -44,7 +44,7 @@ def scale_and_translate(fig):
 
 def centred(locator):
     """Scroll an element to the middle of the window (clear of the sticky journey strip)."""
-    locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+    locator.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
     return locator
 
 

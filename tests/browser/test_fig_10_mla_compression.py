@@ -399,7 +399,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-10.m=1")
-    centre = "el => el.scrollIntoView({block: 'center'})"  # clear of the sticky journey strip
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
     for sym in ("mla-uk", "mla-latent"):
         eq = page.locator(f"#mla .math-block math [data-sym='{sym}']").first
         eq.evaluate(centre)

@@ -58,6 +58,12 @@ def _serious(result: dict) -> list[dict]:
     ]
 
 
+# What a run sends back: its violations, each with its rule, impact and nodes' selectors (axe's
+# whole result, every rule's passes and descriptions, is ~50 KB to carry over per run).
+_VIOLATIONS = """.then(r => ({violations: r.violations.map(v =>
+  ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => ({target: n.target}))}))}))"""
+
+
 def _run_axe(page, script: str, arg) -> list[dict]:
     """Run axe (`script` takes [arg, options]) and return its serious violations. A run names no
     node (working out a CSS selector for every node it looks at is ~a quarter of a run); only
@@ -78,7 +84,7 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
     _prepare_axe(page)
     if selector:
         return _run_axe(page, _AXE_ON_PATHS, [selector, [""]])
-    return _run_axe(page, "([_, options]) => axe.run(document, options)", None)
+    return _run_axe(page, "([_, options]) => axe.run(document, options)" + _VIOLATIONS, None)
 
 
 # What axe's verdict on an element depends on: its tag, its attributes (classes, roles, ARIA,
@@ -123,7 +129,7 @@ _AXE_ON_PATHS = """([[sel, paths], options]) => {
   const inSight = {acceptNode: n => n.contains(root) || root.contains(n) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT};
   document.createTreeWalker = (node, show) => walker.call(document, node, show, inSight);
   return axe.run({include}, options)
-    .finally(() => { quiet.remove(); document.createTreeWalker = walker; });
+    .finally(() => { quiet.remove(); document.createTreeWalker = walker; })""" + _VIOLATIONS + """;
 }"""
 
 

@@ -70,6 +70,16 @@ def test_one_history_rule_and_narration_on_user_actions_only(all_started):
         assert page.evaluate("id => document.querySelector('#' + id + ' .fig-live').textContent", fid) == "", fid
 
 
+def test_widget_styles_come_before_every_figure_sheet(all_started):
+    """A figure's own sheet refines the shared widgets' look (same specificity, so the later sheet
+    wins): widgets.css, loaded with the first figure, must sit above every figure sheet."""
+    page, ids = all_started
+    sheets = page.eval_on_selector_all("link[rel=stylesheet]", "els => els.map(e => e.getAttribute('href'))")
+    figure_sheets = [i for i, href in enumerate(sheets) if href.startswith("assets/figures/")]
+    assert sheets.count("assets/widgets.css") == 1 and len(figure_sheets) >= 20
+    assert sheets.index("assets/widgets.css") < min(figure_sheets)
+
+
 def test_a_hand_edited_link_opens_a_valid_view(watched, site_url):
     page, _ = watched
     page.goto(site_url + "index.html#fig-06&fig-06.step=999&fig-06.rb=maybe")

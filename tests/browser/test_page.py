@@ -37,6 +37,7 @@ def test_page_loads_clean_with_all_sections_in_order(watched, site_url):
     page.wait_for_timeout(300)
     assert not [u for u in watch.requests if "plotly" in u], "Plotly must not load before a chart nears the viewport"
     assert not [u for u in watch.requests if "/fonts/" in u], "math fonts wait until a formula nears the viewport"
+    assert not [u for u in watch.requests if "assets/widgets." in u], "the widgets' script and sheet wait for a figure"
     with page.expect_request("**/latinmodern-math-core.woff2"):
         page.locator("#deltanet .math-block").first.scroll_into_view_if_needed()
 

@@ -182,7 +182,8 @@ def compile_site(project: Project, memo: Memo | None = None,
         figure_bytes[fid] = len(files[data_src]) + len(files[comp_src]) + (len(files[css_src]) if css_src else 0)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
 
-    files["assets/site.css"] = _concat_css(project.layered("static/css"), memo)
+    files["assets/site.css"] = _concat_css(project.layered("static/css"), memo, reserve=True)
+    files["assets/widgets.css"] = _concat_css(project.layered("static/css/widgets"), memo)
     files["assets/k3.js"] = _concat_js(project.layered("static/js/runtime"), memo)
     files["assets/widgets.js"] = _concat_js(project.layered("static/js/widgets"), memo)
     files["assets/favicon.png"] = memo.files.bytes(project.file("static/favicon.png"))
@@ -239,13 +240,14 @@ def _layered(folders: list[Path], pattern: str) -> list[tuple[str, Path]]:
     return sorted(files.items())
 
 
-def _concat_css(folders: list[Path], memo: Memo) -> bytes:
-    """site.css: the base sheets in name order (each figure's own sheet loads with the figure),
-    then the reserved-height rules generated from specs.RESERVE_WIDTHS."""
+def _concat_css(folders: list[Path], memo: Memo, reserve: bool = False) -> bytes:
+    """One sheet from folders of small ones, in name order: site.css (the page and the figure
+    frames, then the reserved-height rules generated from specs.RESERVE_WIDTHS) or widgets.css
+    (what widgets.js draws; it loads with widgets.js, and each figure's own sheet with the figure)."""
     parts = tuple((name, memo.files.bytes(p)) for name, p in _layered(folders, "*.css"))
+    tail = [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()] if reserve else []
     return memo.get(("css", tuple(folders)), parts, lambda: b"\n".join(
-        [f"/* {name} */\n".encode() + data for name, data in parts]
-        + [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()]))
+        [f"/* {name} */\n".encode() + data for name, data in parts] + tail))
 
 
 def _concat_js(folders: list[Path], memo: Memo) -> bytes:

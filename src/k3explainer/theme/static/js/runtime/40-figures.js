@@ -116,7 +116,10 @@
 
   function startFigure(fig) {
     fig.dataset.status = "starting";
-    var needs = [internal.loadScript("assets/widgets.js"), internal.loadScript(fig.dataset.src)];
+    // widgets.css is asked for before the figure's own sheet: later in the document, that sheet
+    // wins where both style the same control
+    var needs = [internal.loadScript("assets/widgets.js"), internal.loadStyle("assets/widgets.css"),
+                 internal.loadScript(fig.dataset.src)];
     if (fig.dataset.cssSrc) needs.push(internal.loadStyle(fig.dataset.cssSrc));
     if (fig.dataset.plotly) needs.push(K3.plotly());
     return Promise.all(needs)

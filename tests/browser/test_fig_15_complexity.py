@@ -51,8 +51,12 @@ def assert_table_shows(fig, shipped, kernel, metric, i):
 
 
 def assert_plotted(page, kernel, keys, metric):
-    """The six curves Plotly holds are the kernel's curves for `metric`."""
-    ys = page.evaluate(f"() => document.querySelector('#{FIG} .f15-plot').data.slice(0, 6).map(t => Array.from(t.y))")
+    """The chart in sight is `metric`'s, alone (each quantity has its own chart, drawn at start and
+    stacked in one place), and the six curves Plotly holds in it are the kernel's curves."""
+    seen = page.evaluate(f"""() => [...document.querySelectorAll('#{FIG} .f15-plot')]
+        .filter(p => getComputedStyle(p).visibility === 'visible').map(p => p.dataset.view)""")
+    assert seen == [metric]
+    ys = page.evaluate(f"() => document.querySelector('#{FIG} .f15-plot[data-view={metric}]').data.slice(0, 6).map(t => Array.from(t.y))")
     assert len(ys) == len(keys)
     for y, k in zip(ys, keys):
         np.testing.assert_allclose(y, kernel[0][k][metric], rtol=1e-12)
@@ -64,7 +68,7 @@ def assert_marker_at(page, shipped, kernel, metric, i):
     n, keys = shipped["n"][i], [m["key"] for m in shipped["mechanisms"]]
     got = page.evaluate(
         """([id, n]) => {
-            const plot = document.querySelector('#' + id + ' .f15-plot'), fl = plot._fullLayout;
+            const plot = document.querySelector('#' + id + ' .f15-plot:not(.k3-scrub-off)'), fl = plot._fullLayout;
             const svg = document.querySelector('#' + id + ' .k3-scrub-marker'), line = svg.querySelector('line');
             const xa = fl.xaxis, ya = fl.yaxis, box = plot.getBoundingClientRect(), over = svg.getBoundingClientRect();
             return {x: +line.getAttribute('x1'), x2: +line.getAttribute('x2'), want: xa.l2p(Math.log10(n)) + xa._offset,
@@ -87,7 +91,7 @@ def plot_point(page, frac):
     """Client coordinates of a point at fraction `frac` across the plot area (left to right)."""
     return page.evaluate(
         """([id, f]) => {
-            const el = document.querySelector('#' + id + ' .f15-plot');
+            const el = document.querySelector('#' + id + ' .f15-plot:not(.k3-scrub-off)');
             const fl = el._fullLayout, box = el.getBoundingClientRect();
             return [box.left + fl.xaxis._offset + f * fl.xaxis._length, box.top + fl.yaxis._offset + fl.yaxis._length / 2];
         }""",
@@ -147,7 +151,7 @@ def test_dragging_the_chart_moves_the_marker(watched, site_url, shipped, kernel)
     assert_marker_at(page, shipped, kernel, "memory", 0)
     # and a narrower page re-lays out the chart: the marker follows again
     page.set_viewport_size({"width": 700, "height": 900})
-    page.wait_for_function(f"() => document.querySelector('#{FIG} .f15-plot')._fullLayout.width < 600")
+    page.wait_for_function(f"() => document.querySelector('#{FIG} .f15-plot:not(.k3-scrub-off)')._fullLayout.width < 600")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert_marker_at(page, shipped, kernel, "memory", 0)
     assert f"fig-15.n={shipped['n'][0]}" in page.url
@@ -159,7 +163,7 @@ def test_touch_tap_on_the_chart_moves_the_marker(browser, site_url, shipped, ker
     watch = Watch(page, site_url)
     fig = open_figure(page, site_url, FIG)
     K = len(shipped["n"])
-    fig.locator(".f15-plot").scroll_into_view_if_needed()
+    fig.locator(".f15-plot:not(.k3-scrub-off)").scroll_into_view_if_needed()
     page.touchscreen.tap(*plot_point(page, 0.75))
     assert_table_shows(fig, shipped, kernel, "compute", round(0.75 * (K - 1)))
     context.close()

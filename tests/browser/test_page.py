@@ -264,7 +264,7 @@ def test_charts_follow_a_colour_scheme_change_and_keep_their_state(watched, site
     assert dark != light
     page.wait_for_function(f"() => document.querySelector('#fig-15[data-ready=\"true\"] .js-plotly-plot')"
                            f" && ({font})() === ({ink})()")
-    assert page.locator("#fig-15 .js-plotly-plot").count() == 1  # drawn again, not twice
+    assert page.locator("#fig-15 .js-plotly-plot").count() == 2  # drawn again, not twice (one chart per quantity)
     assert page.locator("#fig-15 [role=radio][aria-checked=true]").get_attribute("data-value") == "memory"
 
 

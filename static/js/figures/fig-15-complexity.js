@@ -39,24 +39,27 @@
       });
       var chart = W.scrubber({
         mount: mount, values: data.n, index: at(st), plotClass: "f15-plot", margin: MARGIN,
+        views: Object.keys(data.metrics), view: st.metric,
         slider: { label: "N", aria: "Sequence length N", format: function (n) { return W.int(n) + " tokens"; } },
-        curves: function () {
+        curves: function (metric) {
           return data.mechanisms.map(function (m) {
             var look = LOOK[m.key];
-            return { type: "scatter", mode: "lines", name: m.label, x: data.n, y: M().values[m.key], hoverinfo: "none",
+            return { type: "scatter", mode: "lines", name: m.label, x: data.n, y: data.metrics[metric].values[m.key], hoverinfo: "none",
               line: { color: chart.css(look.color), dash: look.dash, width: look.width } };
           });
         },
-        marker: function (i) {
-          return { span: M().y_span, line: "--ink",
-            dots: data.mechanisms.map(function (m) { return [M().values[m.key][i], LOOK[m.key].color]; }) };
+        marker: function (i, metric) {
+          var q = data.metrics[metric];
+          return { span: q.y_span, line: "--ink",
+            dots: data.mechanisms.map(function (m) { return [q.values[m.key][i], LOOK[m.key].color]; }) };
         },
-        axes: function () {
+        axes: function (metric) {
           return {
             height: mount.clientWidth < 560 ? 300 : 380,
             x: { range: data.x_range, tickvals: data.x_ticks, ticktext: data.x_tick_labels,
               title: { text: "sequence length N (tokens)", standoff: 8 } },
-            y: { range: M().y_range, exponentformat: "power", dtick: 2, title: { text: M().axis, standoff: 6 } },
+            y: { range: data.metrics[metric].y_range, exponentformat: "power", dtick: 2,
+              title: { text: data.metrics[metric].axis, standoff: 6 } },
           };
         },
         onIndex: function (i, how) { ctx.set({ n: data.n[i] }, how); },
@@ -104,8 +107,8 @@
           render: function (state, prev) {
             st = state;
             switcher.set(state.metric);
+            chart.show(at(state), false, state.metric);  // first: the label goes on the chart shown
             paintTable(at(state));
-            chart.show(at(state), !!prev && prev.metric !== state.metric);
           },
           describe: function (prev, next) {
             var i = at(next), metric = data.metrics[next.metric];

@@ -3,16 +3,23 @@
  * curve), a slider over the same grid for keyboard users, and W.scrub along the chart for the
  * pointer. Used by FIG 15 and FIG 15b; the component keeps only what differs (its curves, the
  * marker's dots, its axes and its readouts) and owns the state.
- *   W.scrubber(opts) → {slider, plot, node, css, start(Plotly, i) → promise, show(i, full)}
- *   opts: {mount, values, index, plotClass, margin: {l, r, t, b},
+ *   W.scrubber(opts) → {slider, plot, node, css, start(Plotly, i) → promise, show(i, full, view)}
+ *   opts: {mount, values, index, plotClass, margin: {l, r, t, b}, views?, view?,
  *          slider: {label, format(v) → text, aria?, sym?},
  *          curves() → Plotly traces (colours via .css), marker?(i) → {span: [y0, y1], line: "--var",
  *          dots: [[y, "--var"], …]}, axes() → {height, x: {…}, y: {…}, annotations?: […]} (x and y are
  *          merged into log axes; annotations, e.g. direct labels on the curves, are drawn as given),
  *          onIndex(i, "input" | "drag"), onEnd() (a slider or drag gesture is over)}
+ *   views, view: names of quantities the chart can plot over the same grid (FIG 15: compute,
+ *         memory) and the one shown first. Each view is its own Plotly chart, all drawn at start
+ *         and stacked in one place, so switching shows another chart instead of redrawing one (a
+ *         Plotly.react with new curves and a new y axis took 50–70 ms to paint); curves(view),
+ *         axes(view) and marker(i, view) are asked per view. Without views: one chart, view null.
  *   node: the plot with the marker laid over it (place it where the plot goes); without opts.marker
  *         (a component that draws its own cursor) it holds the plot alone.
- *   show(i, full): moves the slider and the marker to grid point i; full redraws curves and axes.
+ *   plot: the chart shown now.
+ *   show(i, full, view): moves the slider and the marker to grid point i, on `view` if given;
+ *         full redraws the shown chart's curves and axes.
  * The marker is an SVG over the plot area, not two more Plotly traces: Plotly relays out the whole
  * chart on any restyle (24–35 ms of script per step under a dragging finger), and a move is two
  * attribute writes per dot here. It sits where Plotly's log axes put the point (the axes' last
@@ -49,6 +56,7 @@
   W.scrubber = function (opts) {
     var values = opts.values, count = values.length, css = W.css(opts.mount);
     var Plotly = null, shown = opts.index;
+    var views = opts.views || [null], view = opts.views ? opts.view : null, plots = {};
     var slider = W.slider({
       label: opts.slider.label, values: values, index: opts.index, format: opts.slider.format,
       onInput: function (i) { opts.onIndex(i, "input"); },
@@ -56,7 +64,13 @@
     if (opts.slider.aria) slider.input.setAttribute("aria-label", opts.slider.aria);
     if (opts.slider.sym) slider.input.setAttribute("data-sym", opts.slider.sym);
     slider.input.addEventListener("change", function () { opts.onEnd(); });  // a finished slide or key press
-    var plot = el("div", { class: opts.plotClass, role: "img", "data-graphic": "chart" });
+    views.forEach(function (v) {
+      plots[v] = el("div", { class: opts.plotClass, role: "img", "data-graphic": "chart", "data-view": v });
+    });
+    // the views share one box (one grid cell); only the shown one is visible, to eyes and to
+    // screen readers (visibility, not display: Plotly cannot size a chart that is not laid out)
+    var plot = views.length > 1 ? el("div", { class: "k3-scrub-views" }) : plots[view];
+    if (views.length > 1) views.forEach(function (v) { plot.appendChild(plots[v]); });
     /* the x axis spans the grid's ends evenly, so a pointer's place across the plot area is the index */
     W.scrub({ node: plot, margin: opts.margin, count: count,
       onIndex: function (i) { opts.onIndex(i, "drag"); }, onEnd: opts.onEnd });
@@ -64,33 +78,42 @@
     var marker = opts.marker ? markerOverlay(opts.marker) : null;
     var node = marker ? el("div", { class: "k3-scrub-wrap" }, plot, marker.node) : plot;
 
-    function layout() {
-      var a = opts.axes(), grid = css("--rule");
+    function layout(v) {
+      var a = opts.axes(v), grid = css("--rule");
       var axis = { type: "log", fixedrange: true, gridcolor: grid, linecolor: grid, zeroline: false, ticks: "outside", tickcolor: grid };
       return W.chartLayout(opts.mount, { height: a.height, margin: opts.margin, showlegend: false, hovermode: false,
         xaxis: Object.assign({}, axis, a.x), yaxis: Object.assign({}, axis, a.y), annotations: a.annotations || [] });
     }
-    function place(i) { if (marker) marker.place(plot._fullLayout, values[i], i); }
+    function place(i) { if (marker) marker.place(plots[view]._fullLayout, values[i], i, view); }
+    function reveal() {
+      views.forEach(function (v) { plots[v].classList.toggle("k3-scrub-off", v !== view); });
+      api.plot = plots[view];
+    }
 
-    return {
-      slider: slider, plot: plot, node: node, css: css,
+    var api = {
+      slider: slider, plot: plots[view], node: node, css: css,
       start: function (P, i) {
         Plotly = P;
         shown = i;
-        return Plotly.newPlot(plot, opts.curves(), layout(), { displayModeBar: false, responsive: true }).then(function () {
-          if (!marker) return;
-          place(i);
-          plot.on("plotly_afterplot", function () { place(shown); });  // a resize or a redraw: new axes
-        });
+        reveal();
+        return Promise.all(views.map(function (v) {
+          return Plotly.newPlot(plots[v], opts.curves(v), layout(v), { displayModeBar: false, responsive: true }).then(function () {
+            // a resize or a redraw gives the chart new axes: the marker follows the shown one
+            if (marker) plots[v].on("plotly_afterplot", function () { if (v === view) place(shown); });
+          });
+        })).then(function () { place(i); });
       },
-      show: function (i, full) {
+      show: function (i, full, v) {
         slider.set(i);
-        if (!Plotly || (!full && i === shown)) return;
+        var switched = v !== undefined && v !== view;
+        if (switched) { view = v; reveal(); }
+        if (!Plotly || (!full && !switched && i === shown)) return;
         shown = i;
-        if (full) Plotly.react(plot, opts.curves(), layout());  // (its afterplot places the marker)
+        if (full) Plotly.react(plots[view], opts.curves(view), layout(view));  // (its afterplot places the marker)
         else place(i);
       },
     };
+    return api;
   };
 
   /* The marker: a vertical line over a span of the y axis and a dot on each curve, in plot-area
@@ -102,9 +125,9 @@
     var svg = el("svg:svg", { class: "k3-scrub-marker", "aria-hidden": "true" }, line, group);
     return {
       node: svg,
-      place: function (fl, x, i) {
+      place: function (fl, x, i, view) {
         if (!fl || !fl.xaxis) return;
-        var m = spec(i), xa = fl.xaxis, ya = fl.yaxis;
+        var m = spec(i, view), xa = fl.xaxis, ya = fl.yaxis;
         function px(v) { return xa._offset + (Math.log10(v) - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length; }
         function py(v) { return ya._offset + (ya.range[1] - Math.log10(v)) / (ya.range[1] - ya.range[0]) * ya._length; }
         var X = px(x);

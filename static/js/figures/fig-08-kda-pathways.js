@@ -128,10 +128,13 @@
         root.setAttribute("data-layout", name);
         nodes.forEach(function (n) { n.style.width = spec.node_w + "px"; n.style.height = ""; });
         if (research && spec.node_w_research > spec.node_w) fitEquations(name, spec);
+        // every box measured before any is moved: a size read after a write lays the diagram out
+        // again (one layout per box made the first switch to research mode ~100 ms)
+        var sizes = nodes.map(function (box) { return { w: box.offsetWidth, h: box.offsetHeight }; });
         var g = W.lanes({
           flow: spec.flow, tracks: spec.tracks, gap: spec.gap, lane: spec.lane, port: spec.port, margin: 10,
           nodes: D.nodes.map(function (n, i) {
-            return { id: n.id, layer: n.grid[name][0], track: n.grid[name][1], w: nodes[i].offsetWidth, h: nodes[i].offsetHeight };
+            return { id: n.id, layer: n.grid[name][0], track: n.grid[name][1], w: sizes[i].w, h: sizes[i].h };
           }),
           edges: D.edges.map(function (e) { return { from: e.from, to: e.to, via: e.via[name] }; }),
         });
@@ -139,8 +142,8 @@
           var b = g.boxes[n.id];
           nodes[i].style.left = b.x + "px";
           nodes[i].style.top = b.y + "px";
-          if (b.w > nodes[i].offsetWidth + 0.5) nodes[i].style.width = b.w + "px";
-          if (b.h > nodes[i].offsetHeight + 0.5) nodes[i].style.height = b.h + "px";
+          if (b.w > sizes[i].w + 0.5) nodes[i].style.width = b.w + "px";
+          if (b.h > sizes[i].h + 0.5) nodes[i].style.height = b.h + "px";
         });
         edges.forEach(function (p, i) { p.setAttribute("d", W.lanes.path(g.routes[i], 6)); });
         size = { width: Math.ceil(g.width), height: Math.ceil(g.height) };

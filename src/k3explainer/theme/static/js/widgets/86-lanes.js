@@ -29,6 +29,10 @@
   /* transversal crossings between two edges' orthogonal polylines; two wires running on top of
    * each other count too, unless they share an end (a bus out of one box, the last lane into one) */
   function crossings(a, b, related) {
+    // most pairs of wires lie apart: their boxes (2 px wider, the overlap test's tolerance) settle
+    // it before any pair of segments is looked at (the lane search asks for ~10^5 pairs)
+    var A = extent(a), B = extent(b);
+    if (A[0] > B[1] + 2 || B[0] > A[1] + 2 || A[2] > B[3] + 2 || B[2] > A[3] + 2) return 0;
     var n = 0, e = 0.5;
     for (var i = 1; i < a.length; i++) {
       for (var j = 1; j < b.length; j++) {
@@ -46,6 +50,14 @@
       }
     }
     return n;
+  }
+  function extent(route) {  // [x0, x1, y0, y1] of a polyline, kept on it (routes are never changed)
+    if (!route.extent) {
+      var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      route.forEach(function (p) { x0 = Math.min(x0, p[0]); x1 = Math.max(x1, p[0]); y0 = Math.min(y0, p[1]); y1 = Math.max(y1, p[1]); });
+      route.extent = [x0, x1, y0, y1];
+    }
+    return route.extent;
   }
   function permutations(list) {  // every order of a short list, the given one first
     if (list.length < 2) return [list.slice()];
@@ -124,6 +136,12 @@
     });
     function mid(id) { return box[id].v + box[id].b / 2; }
 
+    // the wires that end on a box's upstream face (not those from a box beside it), found once:
+    // route() runs for every lane order the search tries
+    var arriving = {};
+    Object.keys(byId).forEach(function (id) {
+      arriving[id] = o.edges.map(function (e, i) { return i; }).filter(function (i) { return kinds[i] !== "across" && o.edges[i].to === id; });
+    });
     /* the wires for the current lane orders (u along the flow, v across it) */
     function route() {
       // entry ports: a target's incoming edges spread over its upstream face in the order they
@@ -133,7 +151,7 @@
       });
       var port = {};
       Object.keys(byId).forEach(function (id) {
-        var into = o.edges.map(function (e, i) { return i; }).filter(function (i) { return approach[i] !== null && o.edges[i].to === id; });
+        var into = arriving[id].slice();
         into.sort(function (i, j) { return approach[i] - approach[j] || i - j; });
         var b = box[id].b, n = into.length, even = b / (n + 1);
         var sp = even >= portGap || n < 2 ? even : Math.min(portGap, (b - 2 * INSET) / (n - 1));

@@ -136,37 +136,53 @@
         consts));
 
       /* ---------- painting ---------- */
-      function paint() {
-        var story = data.story[mech][phase], values = data.values[mech][phase], bars = data.bars[mech][phase];
-        var memory = byKey[mech].memory;
+      // What a mechanism and a phase decide (glyphs, words, which terms a count adds up) is built
+      // when they change; moving N only rewrites numbers and bar widths (rebuilding the glyphs on
+      // every slider step took ~15–20 ms of script and layout per step).
+      var shaped = null;
+      function paintShape() {
+        var story = data.story[mech][phase], memory = byKey[mech].memory;
         var glyphs = { read: phase === "prefill" ? "inputs" : memory, computed: story.glyph, kept: memory };
         REGIONS.forEach(function (r) {
           var p = panels[r.key];
           p.glyph.textContent = "";
           p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), r.color));
-          p.value.textContent = amount(values[r.quantity][idx], r.quantity);
-          p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
           p.text.textContent = story[r.key];
           // the mechanism's memory is the symbol other sections' equations name (KV cache, state, latent)
           var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
           if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
         });
         ["read", "computed"].forEach(function (region) {  // the terms each count adds up, when there are several
-          var list = data.parts[mech][phase][region === "read" ? "reads" : "flops"], ul = panels[region].parts;
+          var list = partsOf(region), ul = panels[region].parts;
           ul.textContent = "";
+          panels[region].partValues = [];
           if (list.length < 2) return;
           list.forEach(function (part) {
-            ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }),
-              el("span", { class: "f16-part-value k3-num", text: W.si(part.values[idx]) })));
+            var value = el("span", { class: "f16-part-value k3-num" });
+            panels[region].partValues.push(value);
+            ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }), value));
           });
         });
+        data.mechanisms.forEach(function (m) { rows[m.key].node.classList.toggle("is-current", m.key === mech); });
+      }
+      function partsOf(region) { return data.parts[mech][phase][region === "read" ? "reads" : "flops"]; }
+      function paint() {
+        if (shaped !== mech + "/" + phase) paintShape();
+        shaped = mech + "/" + phase;
+        var values = data.values[mech][phase], bars = data.bars[mech][phase];
+        REGIONS.forEach(function (r) {
+          var p = panels[r.key];
+          W.text(p.value, amount(values[r.quantity][idx], r.quantity));
+          p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
+        });
+        ["read", "computed"].forEach(function (region) {
+          panels[region].partValues.forEach(function (node, k) { W.text(node, W.si(partsOf(region)[k].values[idx])); });
+        });
         paintTrade();
-        caption.textContent = phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer";
+        W.text(caption, phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer");
         data.mechanisms.forEach(function (m) {
-          var row = rows[m.key];
-          row.node.classList.toggle("is-current", m.key === mech);
           REGIONS.forEach(function (r, i) {
-            row.values[i].textContent = W.si(data.values[m.key][phase][r.quantity][idx]);  // unit in the header
+            W.text(rows[m.key].values[i], W.si(data.values[m.key][phase][r.quantity][idx]));  // unit in the header
           });
         });
       }

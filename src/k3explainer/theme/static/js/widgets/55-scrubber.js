@@ -15,8 +15,8 @@
  *         and stacked in one place, so switching shows another chart instead of redrawing one (a
  *         Plotly.react with new curves and a new y axis took 50–70 ms to paint); curves(view),
  *         axes(view) and marker(i, view) are asked per view. Without views: one chart, view null.
- *   node: the plot with the marker laid over it (place it where the plot goes); without opts.marker
- *         (a component that draws its own cursor) it holds the plot alone.
+ *   node: the chart (every view's) with the marker laid over it (place it where the chart goes);
+ *         without opts.marker (a component that draws its own cursor) it holds the chart alone.
  *   plot: the chart shown now.
  *   show(i, full, view): moves the slider and the marker to grid point i, on `view` if given;
  *         full redraws the shown chart's curves and axes.
@@ -69,14 +69,14 @@
     });
     // the views share one box (one grid cell); only the shown one is visible, to eyes and to
     // screen readers (visibility, not display: Plotly cannot size a chart that is not laid out)
-    var plot = views.length > 1 ? el("div", { class: "k3-scrub-views" }) : plots[view];
-    if (views.length > 1) views.forEach(function (v) { plot.appendChild(plots[v]); });
+    var area = views.length > 1 ? el("div", { class: "k3-scrub-views" }) : plots[view];
+    if (views.length > 1) views.forEach(function (v) { area.appendChild(plots[v]); });
     /* the x axis spans the grid's ends evenly, so a pointer's place across the plot area is the index */
-    W.scrub({ node: plot, margin: opts.margin, count: count,
+    W.scrub({ node: area, margin: opts.margin, count: count,
       onIndex: function (i) { opts.onIndex(i, "drag"); }, onEnd: opts.onEnd });
 
     var marker = opts.marker ? markerOverlay(opts.marker) : null;
-    var node = marker ? el("div", { class: "k3-scrub-wrap" }, plot, marker.node) : plot;
+    var node = marker ? el("div", { class: "k3-scrub-wrap" }, area, marker.node) : area;
 
     function layout(v) {
       var a = opts.axes(v), grid = css("--rule");

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from .pages import page_name
@@ -41,13 +42,24 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 
 
 
 def _prepare_axe(page) -> None:
-    """Load axe-core once per page, freeze transitions (so colour checks never sample a cell
-    mid-fade) and let fonts and layout settle."""
+    """Load axe-core once per page and let fonts and layout settle."""
     if not page.evaluate("() => !!window.__axeReady"):
-        page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
         page.add_script_tag(url="/__test__/axe.min.js")
         page.evaluate("() => { window.__axeReady = true; }")
     page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+
+
+@contextmanager
+def _frozen(page):
+    """Transitions and animations off while axe looks (a colour check must never sample a cell
+    mid-fade), and back on after: figure test modules share one page, and the tests that follow
+    an accessibility walk must see the page move as a reader does."""
+    style = page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    try:
+        yield
+    finally:
+        style.evaluate("s => s.remove()")
+        style.dispose()
 
 
 def _serious(result: dict) -> list[dict]:
@@ -81,6 +93,11 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
     A run on the whole article takes 2–6 s, on a figure inside its test page (pages.py) 0.3–0.9 s.
     axe is loaded from the page's own origin (the site fixture serves it) so the page's
     Content-Security-Policy, which forbids inline scripts, stays on during the check."""
+    with _frozen(page):
+        return _axe_now(page, selector)
+
+
+def _axe_now(page, selector: str | None) -> list[dict]:
     _prepare_axe(page)
     if selector:
         return _run_axe(page, _AXE_ON_PATHS, [selector, [""]])
@@ -174,22 +191,23 @@ def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
     context (same signature, same ancestors, same colour scheme and viewport) or a parent that
     lost a child. Every state reached is covered: what is not checked again was passed before."""
     sel = f"#{fig_id}"
-    _prepare_axe(page)
-    before = page.evaluate(_SIGNATURE, sel)
-    checked = set(_in_context(before["media"], before["nodes"]).values())
-    found = {"at load": axe_violations(page, sel)}
-    for name, act in interactions.items():
-        act(page)
-        after = page.evaluate(_SIGNATURE, sel)
-        keys = _in_context(after["media"], after["nodes"])
-        lost = _lost_parents(before["nodes"], after["nodes"])
-        roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"], lost)
-        roots = [r for r in roots if _needs_check(r, keys, checked, lost)]
-        if roots:
-            _prepare_axe(page)
-            found[f"after {name}"] = _run_axe(page, _AXE_ON_PATHS, [sel, roots])
-        checked |= set(keys.values())
-        before = after
+    with _frozen(page):
+        _prepare_axe(page)
+        before = page.evaluate(_SIGNATURE, sel)
+        checked = set(_in_context(before["media"], before["nodes"]).values())
+        found = {"at load": _axe_now(page, sel)}
+        for name, act in interactions.items():
+            act(page)
+            after = page.evaluate(_SIGNATURE, sel)
+            keys = _in_context(after["media"], after["nodes"])
+            lost = _lost_parents(before["nodes"], after["nodes"])
+            roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"], lost)
+            roots = [r for r in roots if _needs_check(r, keys, checked, lost)]
+            if roots:
+                _prepare_axe(page)
+                found[f"after {name}"] = _run_axe(page, _AXE_ON_PATHS, [sel, roots])
+            checked |= set(keys.values())
+            before = after
     assert {k: v for k, v in found.items() if v} == {}
 
 

@@ -128,7 +128,9 @@ def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
 
 def test_first_view_stays_within_budget(compiled):
     _, summary = compiled
-    assert summary.first_view_gzip <= 132_000  # guard against regressions; the budget (80 KB) is issue #16's
+    # a guard against regressions, ~3 % above today's 95.4 KB (the widgets' styles left the first
+    # view); the budget, 80 KB, is issue #16's and needs a decision about the article (README)
+    assert summary.first_view_gzip <= 98_500
 
 
 def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):

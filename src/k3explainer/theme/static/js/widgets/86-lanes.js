@@ -174,7 +174,8 @@
         return pts;
       });
     }
-    function related(i, j) { return o.edges[i].from === o.edges[j].from || o.edges[i].to === o.edges[j].to; }
+    // wires that share an end may run on top of each other (a bus): asked for every pair, every order
+    var related = o.edges.map(function (e) { return o.edges.map(function (f) { return e.from === f.from || e.to === f.to; }); });
     function sameRoute(a, b) {
       if (a.length !== b.length) return false;
       for (var k = 0; k < a.length; k++) if (a[k][0] !== b[k][0] || a[k][1] !== b[k][1]) return false;
@@ -183,7 +184,7 @@
     function pairCounts(routes) {  // crossings of every pair of wires: [i][j]
       var m = routes.map(function () { return []; });
       for (var i = 0; i < routes.length; i++) {
-        for (var j = i + 1; j < routes.length; j++) m[i][j] = m[j][i] = crossings(routes[i], routes[j], related(i, j));
+        for (var j = i + 1; j < routes.length; j++) m[i][j] = m[j][i] = crossings(routes[i], routes[j], related[i][j]);
       }
       return m;
     }
@@ -206,9 +207,9 @@
           var next = route(), moved = [], still = [];
           next.forEach(function (r, i) { (sameRoute(r, cur[i]) ? still : moved).push(i); });
           var n = base;
-          moved.forEach(function (i, a) {
-            still.forEach(function (j) { n += crossings(next[i], next[j], related(i, j)) - counts[i][j]; });
-            moved.slice(a + 1).forEach(function (j) { n += crossings(next[i], next[j], related(i, j)) - counts[i][j]; });
+          moved.forEach(function (i, a) {  // (a wire that did not move is cur's, whose extent is known)
+            still.forEach(function (j) { n += crossings(next[i], cur[j], related[i][j]) - counts[i][j]; });
+            moved.slice(a + 1).forEach(function (j) { n += crossings(next[i], next[j], related[i][j]) - counts[i][j]; });
           });
           if (n < best) { best = n; keep = order; keepRoutes = next; }
         });

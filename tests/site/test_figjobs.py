@@ -4,6 +4,7 @@ cancelled costs nothing but time."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from k3explainer.site.errors import Diagnostics
@@ -31,11 +32,22 @@ def test_every_figure_comes_back_once_with_its_diagnostics(tmp_path):
 
 
 def test_the_worker_takes_figures_beside_the_build(tmp_path):
-    def slow(fid, diags):  # long enough that both processes reach the queue
-        sum(range(200_000))
+    # The build's process holds its first figure until the worker has taken one (or 30 s have
+    # passed): on a loaded machine the build could otherwise empty the queue before the forked
+    # worker is first scheduled (seen once in a full run on three workers), and "both take
+    # figures" would depend on the scheduler, not on FigureJobs.
+    parent, worker_ran = os.getpid(), tmp_path / "worker-ran"
+
+    def run(fid, diags):
+        if os.getpid() != parent:
+            worker_ran.touch()
+        else:
+            deadline = time.monotonic() + 30
+            while not worker_ran.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
         return _run(fid, diags)
 
-    got = FigureJobs(FIDS, slow, tmp_path).finish()
+    got = FigureJobs(FIDS, run, tmp_path).finish()
     assert len({data["pid"] for data, _ in got.values()}) == 2
 
 

@@ -148,7 +148,7 @@ INPUT_JS = """async (id) => {
     if (c.type === 'range') { c.value = (+c.value + 1) % (+c.max + 1); c.dispatchEvent(new Event('input', {bubbles: true})); }
     else c.dispatchEvent(new MouseEvent('click', {bubbles: true}));  // SVG controls have no .click()
     await frame();
-    times.push([performance.now() - t0, (c.getAttribute('aria-label') || c.textContent || c.type).trim().slice(0, 40)]);
+    times.push([performance.now() - t0, (c.getAttribute('aria-label') || c.textContent || c.type || c.tagName).trim().slice(0, 40)]);
   }
   return times;
 }"""

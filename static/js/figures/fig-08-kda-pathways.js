@@ -129,7 +129,7 @@
         nodes.forEach(function (n) { n.style.width = spec.node_w + "px"; n.style.height = ""; });
         if (research && spec.node_w_research > spec.node_w) fitEquations(name, spec);
         // every box measured before any is moved: a size read after a write lays the diagram out
-        // again (one layout per box made the first switch to research mode ~100 ms)
+        // again (a switch to research mode forced 25 layouts, one per box read, instead of 6)
         var sizes = nodes.map(function (box) { return { w: box.offsetWidth, h: box.offsetHeight }; });
         var g = W.lanes({
           flow: spec.flow, tracks: spec.tracks, gap: spec.gap, lane: spec.lane, port: spec.port, margin: 10,

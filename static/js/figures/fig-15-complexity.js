@@ -104,7 +104,7 @@
 
       return ctx.plotly().then(function (Plotly) { return chart.start(Plotly, at(st)); }).then(function () {
         return {
-          render: function (state, prev) {
+          render: function (state) {
             st = state;
             switcher.set(state.metric);
             chart.show(at(state), false, state.metric);  // first: the label goes on the chart shown

@@ -241,3 +241,24 @@ def test_bad_input_stops_build_with_location(case, tmp_path, capsys, previous):
 
 def test_corpus_is_large_enough():
     assert len(CASES) >= 30
+
+
+# A settings file that cannot be read is one problem, reported at its own line: the references to
+# what it would have defined are not each called unknown on top of it (a broken facts.yaml used to
+# print one line per {{fact}} in the article, ~190, with the real problem among them).
+WHOLE_FILE_BREAKS = {
+    "symbols_yaml_syntax": ("content/symbols.yaml", "ar-query: the learned pseudo-query w", "ar-query: the query: w"),
+    "facts_yaml_syntax": (FACTS, "  topic: \"GPT-2 small parameter count (original vocabulary)\"", "  topic: x: y"),
+    "facts_field_missing": (FACTS, "  display: 124,439,808\n", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHOLE_FILE_BREAKS))
+def test_a_settings_file_that_does_not_load_is_the_only_problem(name, tmp_path, capsys):
+    s = scratch_project(tmp_path)
+    rel, old, new = WHOLE_FILE_BREAKS[name]
+    s.replace(rel, old, new)
+    code, output = s.build(tmp_path / "_site", capsys)
+    problems = [p for p in output.splitlines() if p.startswith("content/")]
+    assert code == 1 and problems, output
+    assert all(p.startswith(f"{rel}:") for p in problems), output

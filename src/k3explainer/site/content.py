@@ -80,19 +80,20 @@ def load_site(path: Path, diags: Diagnostics) -> Site | None:
     return validate(Site, marked, path, diags)
 
 
-def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str]:
+def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str] | None:
     """Symbol name → description, for \\sym{name}{...} in equations and data-sym in figures. The
-    file is optional: a project that links no symbols needs none."""
+    file is optional: a project that links no symbols needs none. None when the file is there but
+    cannot be read: its problem is reported here, once, and no \\sym is then called unknown."""
     if not path.is_file():
         return {}
     try:
         marked = load(path.read_text(encoding="utf-8"))
     except YamlProblem as e:
         diags.add(path, e.line, e.col, e.message)
-        return {}
+        return None
     except (OSError, UnicodeDecodeError) as e:
         diags.add(path, 1, 1, f"cannot read symbols: {e}")
-        return {}
+        return None
     symbols = marked.data if isinstance(marked.data, dict) else {}
     for name, text in symbols.items():
         if not isinstance(text, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", str(name)):

@@ -42,14 +42,21 @@ class FactsFile(BaseModel):
 
 
 class Facts:
-    """Key → Fact, plus the line each fact was declared on (for error messages)."""
+    """Key → Fact, plus the line each fact was declared on (for error messages). `complete` is False
+    when the facts file (or derived.py) failed: its own problems are reported at its lines, and no
+    reference is then called unknown, which would bury that one problem under one per reference."""
 
-    def __init__(self, facts: dict[str, Fact], path: Path | None = None):
+    def __init__(self, facts: dict[str, Fact], path: Path | None = None, complete: bool = True):
         self.by_key = facts
         self.path = path
+        self.complete = complete
 
     def __contains__(self, key: str) -> bool:
         return key in self.by_key
+
+    def lacks(self, key: str) -> bool:
+        """A reference to report as unknown: the facts loaded whole, and `key` is not among them."""
+        return self.complete and key not in self.by_key
 
     def __getitem__(self, key: str) -> Fact:
         return self.by_key[key]
@@ -87,16 +94,16 @@ def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | 
     """The facts file, plus `derive(facts)`'s facts when a derive hook (from `derive_file`) is given."""
     if not path.is_file():
         diags.add(path, 1, 1, "missing: every project has a facts file (`facts: []` if it cites none)")
-        return Facts({}, path)
+        return Facts({}, path, complete=False)
     try:
         marked = load(path.read_text(encoding="utf-8"))
     except (YamlProblem, UnicodeDecodeError) as e:
         line, col = (e.line, e.col) if isinstance(e, YamlProblem) else (1, 1)
         diags.add(path, line, col, getattr(e, "message", f"not valid UTF-8: {e}"))
-        return Facts({}, path)
+        return Facts({}, path, complete=False)
     parsed = validate(FactsFile, marked, path, diags)
     if parsed is None:
-        return Facts({}, path)
+        return Facts({}, path, complete=False)
     facts: dict[str, Fact] = {}
     for i, fact in enumerate(parsed.facts):
         if fact.key in facts:
@@ -109,7 +116,9 @@ def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | 
         facts.update({f.key: f for f in derive(Facts(facts, path))})
     except KeyError as e:
         diags.add(path, 1, 1, f"a derived value needs a fact that is missing or has no number: {e}")
+        return Facts(facts, path, complete=False)
     except Exception as e:
         where = derive_file or path
         diags.add(where, projectcode.line_in(e, where), 1, f"derived_facts failed: {type(e).__name__}: {e}")
+        return Facts(facts, path, complete=False)
     return Facts(facts, path)

@@ -103,7 +103,7 @@ class Scan:
         return text.find(needle) + 1 + skip if needle in text else 1
 
 
-def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str], diags: Diagnostics,
+def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str] | None, diags: Diagnostics,
          *, line_offset: int = 0) -> Scan:
     out = Scan(path)
     line = line_offset + 1
@@ -138,7 +138,7 @@ def _scan_inline(children, line, out, facts, symbols, diags):
             line += 1  # inline tokens carry no line of their own: count the breaks
         elif child.type in MATH_TYPES:
             _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
-        elif child.type == "fact_ref" and child.meta["key"] not in facts:
+        elif child.type == "fact_ref" and facts.lacks(child.meta["key"]):
             key = child.meta["key"]
             diags.add(out.path, line, out.col(line, key),
                       f"unknown fact {key!r} in {{{{{key}}}}}{did_you_mean(key, facts.by_key)}")
@@ -157,7 +157,7 @@ def _scan_math(tex, display, line, out, symbols, diags):
     first = tex.strip().splitlines()[0] if tex.strip() else ""
     out.math.append((MathItem(tex, display), line, out.col(line, first) if first else 1))
     for name, _ in sym_parts(tex):
-        if name not in symbols:
+        if symbols is not None and name not in symbols:  # None: the symbols file failed, and said so
             diags.add(out.path, line, out.col(line, f"\\sym{{{name}}}"),
                       f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}")
 
@@ -171,7 +171,7 @@ def _scan_directive(tok, line, out, facts, diags):
             diags.add(out.path, line, col, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
         else:
             out.figures.append((arg, line))
-    elif kind == "claim" and arg != "illustrative" and arg not in facts:
+    elif kind == "claim" and arg != "illustrative" and facts.lacks(arg):
         diags.add(out.path, line, col, f"claim needs a fact key or 'illustrative', got {arg!r}"
                   + did_you_mean(arg, [*facts.by_key, "illustrative"]))
     elif kind in ("side", "callout") and not arg:

@@ -165,7 +165,7 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
                 text = memo.files.text(file)
                 memo.get(("registers", file), (text, m.component), lambda: _check_registers(file, m.component, diags, memo), diags)
         for i, c in enumerate(m.constants):
-            if c.fact is not None and c.fact not in facts:
+            if c.fact is not None and facts.lacks(c.fact):
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
 
 

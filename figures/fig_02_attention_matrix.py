@@ -54,6 +54,6 @@ def build(params: dict, facts) -> dict:
             "comparison": "the weights without scaling: the same kernel with scale=1 instead of 1/√d_k",
             "inputs": f"q, k: [{T}, {d_k}], v: [{T}, {d_v}], standard normal from numpy default_rng(seed)",
             "seed": params["seed"],
-            "illustrative": "the sentence and the random projections are a demo, not a trained model",
+            "illustrative": "the sentence labels the positions; their queries, keys and values are random draws, not a trained model's",
         },
     }

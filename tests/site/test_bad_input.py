@@ -74,6 +74,12 @@ def spec_unknown_fact(s):
     line = s.replace(SPEC, "    provenance: illustrative", "    provenance: source\n    fact: no.such_fact")
     return f"{SPEC}:{line + 1}", "unknown fact 'no.such_fact'"
 @case
+def spec_constant_badge_differs_from_its_fact(s):
+    spec = "content/figures/fig-16.yaml"
+    s.replace(spec, "    provenance: source\n    fact: kimi_linear.kda_flops", "    provenance: illustrative\n    fact: kimi_linear.kda_flops")
+    return f"{spec}:{_line_of(s, spec, '    fact: kimi_linear.kda_flops') - 1}:5", \
+        "provenance 'illustrative', but fact 'kimi_linear.kda_flops' is 'source'"
+@case
 def spec_bad_provenance(s):
     return f"{SPEC}:{s.replace(SPEC, 'provenance: illustrative', 'provenance: guessed')}", "provenance: Input should be 'source' or 'illustrative'"
 @case

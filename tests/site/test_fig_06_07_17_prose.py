@@ -21,7 +21,7 @@ def test_s06_each_write_cell_is_beta_times_its_row_and_column_chips(figure):
     d = figure("fig-06")
     for s in d["steps"]:
         np.testing.assert_allclose(s["write"], d["beta"] * np.outer(s["k"], s["error"]), atol=1e-12)
-    assert len(d["steps"]) == 6  # "Play runs through all six tokens"
+    assert len(d["steps"]) == 6  # "pressed again at the end it replays all six from the first"
 
 
 def test_s06_the_repeat_card_lines_up_stored_read_new_and_read_after(figure):
@@ -68,7 +68,7 @@ def test_s06_the_caption_and_alt_say_the_figures_sizes(figure):
     assert np.asarray(d["steps"][0]["state"]).shape == (n, n)  # the grids drawn are d × d
     assert f"A ${n}\\times {n}$ key-major state $S$ receiving {WORDS[T]} tokens under the delta rule" in caption
     assert f"three {n} by {n} grids" in alt
-    assert f"Stepping, or Play, walks {WORDS[T]} tokens, each in {WORDS[len(stages)]} stages" in alt
+    assert f"Stepping walks {WORDS[T]} tokens, each in {WORDS[len(stages)]} stages" in alt
     assert (f"The {ORDINALS[rep['token']]} token reuses the {ORDINALS[rep['key_of']]} token's key with a new value") in alt
     assert f"blurred by the partial first write and by tokens {rep['key_of'] + 1} and {rep['token'] - 1}" in alt
     assert rep["token"] - rep["key_of"] == 3  # so "tokens 3 and 4" are exactly the writes in between

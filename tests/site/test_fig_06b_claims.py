@@ -161,7 +161,7 @@ def test_halving_beta_is_a_trade(data, prose, alt):
     assert ("Halving $\\beta$ is a trade: each write stores only part of its value, so the error is higher at "
             "$n = d/2$, but old pairs are overwritten more slowly, and from $n = 2d$ on its error is the lower of "
             "the two.") in prose
-    assert "The delta rule with β = 0.5 starts above the β = 1 line and ends below it, crossing near n = d." in alt
+    assert "The delta rule with β = 0.5 starts above the β = 1 line and ends below it, crossing between n = d/2 and n = 2d." in alt
     for w in widths(data):
         assert w.mean("delta-half", 1) == pytest.approx(0.5)  # one pair: half of its value is written
         early = [n for n in w.ns if n <= w.d // 2]

@@ -99,7 +99,7 @@ def test_the_switch_loss_evens_the_load_as_far_as_its_weight_allows(data, texts)
 
 
 def test_the_harder_the_loss_pulls_the_more_of_the_router_update_it_takes(data, texts):
-    says(texts, "caption", "the harder it pulls, the more of every router update its gradient takes")
+    says(texts, "caption", "the harder it pulls, the more of the router's updates its gradient takes on average")
     share = {a: np.array(data["aux_share"][data["run"]("switch", a)]) for a in data["alphas"]}
     means = [share[a].mean() for a in sorted(share)]
     assert all(a < b for a, b in zip(means, means[1:]))

@@ -42,6 +42,8 @@ def settings(data):
 def test_the_count_is_cheapest_at_one_and_the_time_is_lowest_in_the_middle(spec_and_build, paragraph):
     _, build = spec_and_build
     assert "in either view the modelled time, unlike the count, is lowest in the middle" in paragraph
+    assert ("in the KDA model (eq. 13), whose within-chunk work grows as C², that loss falls to a lowest point and turns up "
+            "again at the largest chunks") in article.flat(article.spec(FIG).alt)
     data = build()
     for view, d, lat, w, s in settings(data):
         assert np.argmin(w["work_total"]) == 0 and np.all(np.diff(w["work_total"]) > 0), (view, d)
@@ -53,6 +55,9 @@ def test_the_count_is_cheapest_at_one_and_the_time_is_lowest_in_the_middle(spec_
         assert np.all(np.diff(steps) < 0)  # fewer sequential steps as C grows
         if view == "linear":  # "for plain linear attention ... the time lost to thin tiles falls"
             assert np.all(np.diff(tiles) < 0)
+        else:  # the alt: in the KDA model it "falls to a lowest point and turns up again at the largest chunks"
+            low = int(np.argmin(tiles))
+            assert 0 < low < len(tiles) - 1 and np.all(np.diff(tiles[:low + 1]) < 0) and np.all(np.diff(tiles[low:]) > 0)
 
 
 def test_default_band_holds_the_named_chunk_sizes(spec_and_build, paragraph):

@@ -73,3 +73,20 @@ def test_fig15_alt_mla_runs_just_above_softmax_and_merges(figure):
     assert abs(per_doubling["linear"] - 2) < 0.01 and abs(per_doubling["kda"] - 2) < 0.01
     memory = {k: np.asarray(v) for k, v in d["metrics"]["memory"]["values"].items()}
     assert np.all(memory["linear"] == memory["linear"][0]) and np.all(memory["kda"] == memory["kda"][0])
+
+
+def test_fig15_alt_quadratic_lowest_at_first_and_the_hybrid_between_after_a_few_hundred(figure):
+    """FIG 15's alt: at the shortest lengths the quadratic curves lie lowest; they cross above the
+    linear ones within the first few hundred tokens, and from there on the hybrid sits between."""
+    assert ("At the shortest lengths, where the per-token state work dominates, the quadratic curves lie lowest; they "
+            "cross above the linear ones within the first few hundred tokens, and from there on the 3:1 hybrid sits "
+            "between the two families") in article.flat(article.spec("fig-15").alt)
+    d = figure("fig-15")
+    c = {k: np.asarray(v) for k, v in d["metrics"]["compute"]["values"].items()}
+    n = np.asarray(d["n"], dtype=float)
+    quadratic = np.minimum.reduce([c["softmax"], c["flash"], c["mla"]]), np.maximum.reduce([c["softmax"], c["flash"], c["mla"]])
+    linear = np.minimum(c["linear"], c["kda"]), np.maximum(c["linear"], c["kda"])
+    assert quadratic[1][0] < linear[0][0]  # every quadratic curve below every linear one at the start
+    crossed = [bool(np.all(quadratic[0][i:] > linear[1][i:])) for i in range(len(n))]
+    between = [bool(np.all((c["hybrid"][i:] > linear[1][i:]) & (c["hybrid"][i:] < quadratic[0][i:]))) for i in range(len(n))]
+    assert 200 <= n[crossed.index(True)] < 1000 and n[between.index(True)] < 1000  # "the first few hundred tokens"

@@ -167,6 +167,9 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
         for i, c in enumerate(m.constants):
             if c.fact is not None and facts.lacks(c.fact):
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
+            elif c.fact in facts and facts[c.fact].provenance != c.provenance:  # one fact, one badge on the page
+                diags.add(spec.path, *spec.where("constants", i, "provenance"),
+                          f"provenance {c.provenance!r}, but fact {c.fact!r} is {facts[c.fact].provenance!r}")
 
 
 REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")

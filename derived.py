@@ -48,6 +48,9 @@ def derived_facts(facts: Facts) -> list[Fact]:
          "routed experts selected per token ÷ routed experts", ["kimi_k3.experts"]),
         ("k3_attnres_blocks", k3["attnres_blocks"], f"{k3['attnres_blocks']}",
          "ceil(layers ÷ AttnRes block size)", ["kimi_k3.layer_layout", "kimi_k3.attnres_blocks"]),
+        ("k3_residual_writes", 2 * int(layout["layers"]), f"{2 * int(layout['layers'])}",
+         "layers × 2: each decoder layer adds its attention (KDA or MLA) output, then its MLP or MoE output, to the "
+         "residual stream", ["kimi_k3.layer_layout"]),
         ("k3_macrocycles", k3["macrocycles"], f"{k3['macrocycles']}",
          "KDA layers ÷ 3 (each cycle is 3 KDA + 1 MLA; one final MLA layer stands outside)", ["kimi_k3.layer_layout"]),
         ("mla_dsv2_cache_ratio", dsv2["mha"] / dsv2["mla"], f"{dsv2['mha'] / dsv2['mla']:.1f}×",

@@ -5,7 +5,7 @@ For each reading layer on the slider: the size (RMS) of what the layer reads, ea
 in the mix, and each source's share of the input's squared norm, averaged over the tokens, for
 three ways of reading: the plain residual stream, attention residuals with the seeded random
 queries (the general case), and the same stack with the reading layer's query aimed at an early
-layer's output (can one query retrieve it?). K3's depth comes from the facts file and is a stop
+layer's output (can one query retrieve it?). K3's count of layers comes from the facts file and is a stop
 on the slider and the figure's opening view.
 """
 import numpy as np
@@ -19,7 +19,7 @@ RULES = ("plain", "random", "aligned")
 
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    n_layers: int = Field(ge=2, le=96)  # layers in the stack; K3's depth must fit
+    n_layers: int = Field(ge=2, le=96)  # layers in the stack; K3's count of layers must fit
     d: int = Field(ge=2)  # stream width
     d_ff: int = Field(ge=1)  # MLP hidden width
     n_tokens: int = Field(ge=1)  # token vectors run through the same stack (the numbers are their means)
@@ -27,7 +27,7 @@ class Params(BaseModel):
     out_gain: float = Field(gt=0)  # W_out's scale: outputs about the size of the embedding
     query_norm: float = Field(gt=0)  # ‖w_l‖ of every query, the random ones and the aligned probe
     target: int = Field(ge=1)  # the early layer the aligned query looks for
-    depths: list[int] = Field(min_length=2)  # reading layers on the slider (K3's depth is added)
+    depths: list[int] = Field(min_length=2)  # reading layers on the slider (K3's count of layers is added)
     decimals: int = Field(default=5, ge=3, le=12)  # decimals shipped (shown: at most 3)
 
 
@@ -86,18 +86,21 @@ def build(params: dict, facts) -> dict:
         "rules": rules,
         "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks},
         "share_axis": {"log_range": [-3.0, 0.0], "ticks": [0.001, 0.01, 0.1, 1.0]},
-        "k3_md": "The marked layer is K3's depth: {{kimi_k3.layer_layout}}.",
+        # each toy layer writes to the stream once; each of K3's writes twice (attention, then the MoE)
+        "k3_md": ("The marked layer is K3's count of layers: {{kimi_k3.layer_layout}}. Each of K3's layers writes to "
+                  "the stream twice, attention and then the MoE, so its own plain stream would sum "
+                  "{{calc.k3_residual_writes}} outputs."),
         "provenance": {
             "kernels": ["k3explainer.kernels.depth_experiment", "k3explainer.kernels.residual_stack",
                         "k3explainer.kernels.attention_residual", "k3explainer.kernels.depth_shares",
                         "k3explainer.kernels.retrieval_query", "k3explainer.kernels.mlp_sublayer"],
-            "facts": [K3_DEPTH],
+            "facts": [K3_DEPTH, "calc.k3_residual_writes"],
             "inputs": (f"{params['n_tokens']} token vectors, width {params['d']}, through {params['n_layers']} random "
                        f"SiLU MLP layers (hidden width {params['d_ff']}; W_in ~ N(0, 1/d), W_out ~ N(0, "
                        f"{params['out_gain']}²/d_ff)); random queries of norm {params['query_norm']}; the aligned query "
                        f"(same norm) points along layer {target}'s mean RMS-normalised output; RMSNorm weight ones; "
                        f"numbers are means over the tokens at reading layers {depths}"),
             "seed": int(params["seed"]),
-            "illustrative": "seeded random layers, embeddings and queries, not a trained model; only K3's depth is sourced",
+            "illustrative": "seeded random layers, embeddings and queries, not a trained model; only K3's count of layers is sourced",
         },
     }

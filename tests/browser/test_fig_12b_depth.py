@@ -96,7 +96,7 @@ def test_opens_at_k3_depth_with_the_aimed_query(watched, site_url, kernel):
     open_figure(page, site_url, FIG)
     shown = read(page)
     assert_shows(shown, kernel, kernel["k3"])
-    assert "K3's depth" in shown["output"] and "#fig-12b." not in shown["hash"]  # defaults stay out of the link
+    assert "K3's layer count" in shown["output"] and "#fig-12b." not in shown["hash"]  # defaults stay out of the link
 
 
 def test_reading_layer_by_keys_tap_and_drag(watched, site_url, kernel):

@@ -1,9 +1,9 @@
 """What §12, FIG 12b's caption and its text alternative say the figure shows, checked against the data
 its builder makes from its spec. Each test quotes the words it holds to the numbers, so an edit to
 either side that breaks the match fails here: growth roughly as √l to about ten times the embedding
-at K3's depth; layer 1's share tracking 1/l down to about 1 %; attention-residual inputs bounded by
+at the layer marked as K3's count; layer 1's share tracking 1/l down to about 1 %; attention-residual inputs bounded by
 their largest source, between about 0.6 and 1; random queries wandering; the aimed query keeping more
-than 80 % of the input, a weight of 0.79 at K3's depth, about 74 times the equal share."""
+than 80 % of the input, a weight of 0.79 at the marked layer, about 74 times the equal share."""
 from __future__ import annotations
 
 import numpy as np
@@ -49,18 +49,22 @@ def at(data, l):
 def test_the_setup_the_words_describe(data, words):
     said(words, "16 token vectors through one seeded stack of 96 random MLP layers", where=("prose",))
     said(words, "One seeded stack of 96 random MLP layers", where=("caption",))
-    said(words, "over the reading layer l, from 2 to 96, with K3's depth marked", where=("alt",))
+    said(words, "over the reading layer l, from 2 to 96, with K3's count of layers marked", where=("alt",))
     assert data["n_tokens"] == 16 and data["n_layers"] == 96
     assert data["depths"][0] == 2 and data["depths"][-1] == 96
     assert data["k3_depth"] == int(article.facts().parts("kimi_k3.layer_layout")["layers"])
     assert data["k3_depth"] in data["depths"]  # a stop on the slider, and where the figure opens
+    # the note under the figure: K3's stream takes two writes per layer, the toy's one
+    assert "so its own plain stream would sum {{calc.k3_residual_writes}} outputs" in data["k3_md"]
+    assert article.facts().number("calc.k3_residual_writes") == 2 * data["k3_depth"]
 
 
 def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
     said(words, "Every layer adds an output about the size of the embedding", "grows roughly as $\\sqrt{l}$",
-         "it is about ten times the embedding's", where=("prose",))
+         "it is about ten times the embedding's",
+         "K3's own stream would be larger still, because each of its layers writes to it twice", where=("prose",))
     said(words, "it grows with every layer, roughly as the square root of l, to about ten times the embedding's size "
-                "at K3's depth", where=("alt",))
+                "at the marked layer", where=("alt",))
     assert 0.9 <= data["output_rms"] / data["embedding_rms"] <= 1.15
     rms, depths = series(data, "plain", "rms"), np.array(data["depths"])
     assert np.all(np.diff(rms) > 0)  # with every layer
@@ -69,9 +73,9 @@ def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
 
 
 def test_layer_1_dilutes_like_the_equal_share(data, words):
-    said(words, "layer 1's share stays close to the equal share $1/l$, about 1 % of what a layer reads at K3's depth",
+    said(words, "layer 1's share stays close to the equal share $1/l$, about 1 % of what the marked layer reads",
          where=("prose",))
-    said(words, "it stays close to the dotted equal-share line 1/l, falling to about 1 % at K3's depth", where=("alt",))
+    said(words, "it stays close to the dotted equal-share line 1/l, falling to about 1 % at the marked layer", where=("alt",))
     share, depths = series(data, "plain", "shares", data["target"]), np.array(data["depths"])
     assert data["target"] == 1
     assert np.all((share * depths > 0.6) & (share * depths < 1.1))  # close to 1/l at every stop
@@ -140,7 +144,7 @@ def test_random_queries_wander(data, words):
 
 
 def test_the_aimed_query_retrieves_layer_1(data, words):
-    said(words, "layer 1 keeps more than 80 % of the input at every depth; at K3's depth its weight is 0.79, about 74 "
+    said(words, "layer 1 keeps more than 80 % of the input at every depth; at the marked layer its weight is 0.79, about 74 "
                 "times the equal share", where=("prose",))
     said(words, "With the query aimed at layer 1 it stays above 80 % at every layer",
          "with the aimed query one piece, layer 1, fills most of it", where=("alt",))

@@ -28,7 +28,7 @@
 
       /* ---------- controls ---------- */
       var depth = W.slider({ label: "Reading layer", values: D, index: jOf(ctx.get()),
-        format: function (l) { return "layer " + l + (l === data.k3_depth ? " · K3's depth" : ""); },
+        format: function (l) { return "layer " + l + (l === data.k3_depth ? " · K3's layer count" : ""); },
         onInput: function (i) { ctx.set({ l: D[i] }, "input"); } });
       depth.input.addEventListener("change", function () { ctx.end(); });
       depth.node.classList.add("f12b-depth");

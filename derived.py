@@ -16,6 +16,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
+def _rough_pct(x: float) -> str:
+    """A share of two rounded headline counts (2.8T, 104B): one decimal, marked as approximate."""
+    return f"≈{100 * x:.1f}%"
+
+
 def derived_facts(facts: Facts) -> list[Fact]:
     n = facts.number
     parts = facts.parts
@@ -42,7 +47,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
          "Kimi K3 total parameters ÷ exact GPT-2 small count", ["kimi_k3.total_params", "gpt2_small.params_total_vocab50257"]),
         ("gpt2_to_k3_ratio_nominal", nominal, f"≈{nominal:,.0f}×",
          "2.8T ÷ 124M, the rounded headline numbers", ["kimi_k3.total_params", "gpt2_small.params_total_vocab50257"]),
-        ("k3_active_fraction", k3["active_fraction"], _pct(k3["active_fraction"]),
+        ("k3_active_fraction", k3["active_fraction"], _rough_pct(k3["active_fraction"]),
          "activated ÷ total parameters (a parameter fraction, not an expert count)", ["kimi_k3.active_params", "kimi_k3.total_params"]),
         ("k3_routed_fraction", k3["routed_fraction"], _pct(k3["routed_fraction"]),
          "routed experts selected per token ÷ routed experts", ["kimi_k3.experts"]),
@@ -77,7 +82,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
          "K3 ÷ K2 activated parameters", k3_src + k2_src),
         ("k2_to_k3_expert_growth", experts["routed"] / k2["routed"], f"{experts['routed'] / k2['routed']:.2f}×",
          "K3 ÷ K2 routed experts", k3_src + k2_src),
-        ("k2_active_fraction", k2["active_params"] / k2["total_params"], _pct(k2["active_params"] / k2["total_params"]),
+        ("k2_active_fraction", k2["active_params"] / k2["total_params"], _rough_pct(k2["active_params"] / k2["total_params"]),
          "K2 activated ÷ total parameters", k2_src),
     ]
     return [

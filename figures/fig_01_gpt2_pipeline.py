@@ -52,7 +52,7 @@ def build(params: dict, facts) -> dict:
              count=p["ln_f"]),
         dict(id="lm_head", title="LM head" + (" (tied)" if tied else ""), shape_in=x, shape_out=_shape(T, V),
              note="reuses the token embedding wte, transposed" if tied else "its own output matrix",
-             parts=[_part("reuses wte" if tied else "lm_head", p["wte"] if tied else p["lm_head"],
+             parts=[_part("shares wte, adds none" if tied else "lm_head", p["wte"] if tied else p["lm_head"],
                           _shape(d, V), "g2-wte" if tied else None)],
              count=p["lm_head"]),
         dict(id="logits", title="Next-token logits", shape_in=_shape(T, V), shape_out="",

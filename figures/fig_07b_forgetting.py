@@ -76,6 +76,8 @@ def build(params: dict, facts) -> dict:
         "channel_gates": {m: channel_gates(m) for m in FORGETTING_MECHANISMS},
         "tokens": [t + 1 for t in times],  # recall is read after these tokens (counted from 1; steps t = token − 1)
         "first_new": times.index(p.switch_at),  # the new topic's lines start here: nothing of it exists before
+        # the old topic's first pair is written at t = 1 (the fact takes t = 0): before it there is nothing to recall
+        "first_old": next(i for i, t in enumerate(times) if t >= 1),
         "switch_token": p.switch_at + 1,  # the first new-topic token (where the "switch" gate acts)
         "n_tokens": p.n_tokens,
         "alphas": p.alphas,

@@ -86,9 +86,9 @@ def build(params: dict, facts) -> dict:
         "rules": rules,
         "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks},
         "share_axis": {"log_range": [-3.0, 0.0], "ticks": [0.001, 0.01, 0.1, 1.0]},
-        # each toy layer writes to the stream once; each of K3's writes twice (attention, then the MoE)
+        # each toy layer writes to the stream once; each of K3's writes twice (attention, then the MLP or MoE)
         "k3_md": ("The marked layer is K3's count of layers: {{kimi_k3.layer_layout}}. Each of K3's layers writes to "
-                  "the stream twice, attention and then the MoE, so its own plain stream would sum "
+                  "the stream twice, attention and then the MLP or MoE, so its own plain stream would sum "
                   "{{calc.k3_residual_writes}} outputs."),
         "provenance": {
             "kernels": ["k3explainer.kernels.depth_experiment", "k3explainer.kernels.residual_stack",

@@ -37,8 +37,9 @@ LABELS = {
 SHORT = {"softmax": "Softmax", "flash": "Flash", "linear": "Linear", "kda": "Delta/KDA", "mla": "MLA",
          "hybrid": "Hybrid"}
 METRICS = {
-    "compute": {"label": "Compute", "axis": "FLOPs to process N tokens", "unit": "FLOP"},
-    "memory": {"label": "Memory", "axis": "elements held (peak)", "unit": ""},
+    # compute counts the attention operators only (kernels.costs: the projections every design shares are left out)
+    "compute": {"label": "Compute", "axis": "attention FLOPs to process N tokens", "unit": "FLOP", "noun": "FLOPs"},
+    "memory": {"label": "Memory", "axis": "elements held (peak)", "unit": "", "noun": "elements held"},
 }
 
 

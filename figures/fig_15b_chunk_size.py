@@ -111,9 +111,10 @@ def build(params: dict, facts) -> dict:
     pct = f"{within:.0%}"
 
     views = {}
-    for form, meta in (("linear", {"label": "Linear attention", "unit": "madds",
+    # the KDA rows keep eq. 13's FLOPs as the report writes them, so their total is 2W (two FLOPs per multiply-add)
+    for form, meta in (("linear", {"label": "Linear attention", "unit": "madds", "total_label": "total work W",
                                    "formula_md": r"work $W = 2Nd^2 + 2NCd$ multiply-adds"}),
-                       ("kda", {"label": "KDA (eq. 13)", "unit": "FLOPs",
+                       ("kda", {"label": "KDA (eq. 13)", "unit": "FLOPs", "total_label": "total, 2W in FLOPs",
                                 "formula_md": r"work $W = (6Nd^2 + 3NCd + NC^2)/2$ multiply-adds (eq. 13 in FLOPs, halved)"})):
         by_d = [width_setting(form, N, d, lats, C, grid, model) for d in widths]
         views[form] = {**meta, "labels": {t["key"]: TERM_LABELS[t["key"]] for t in by_d[0]["work"]},

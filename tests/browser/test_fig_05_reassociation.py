@@ -137,7 +137,7 @@ def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_u
     page.keyboard.press("Enter")
     assert_middle(fig, kernel, kernel["n"] - 1, False)
     assert "Unfolded" in live.inner_text()
-    assert (f"{kernel['costs']['madds_quadratic_causal']} multiply-adds with the mask "
+    assert (f"{kernel['costs']['madds_quadratic_causal']} multiply-adds for all {kernel['n']} rows with the mask "
             f"({kernel['costs']['madds_quadratic']} without)") in live.inner_text()
     page.keyboard.press("Space")
     assert_middle(fig, kernel, kernel["n"] - 1, True)

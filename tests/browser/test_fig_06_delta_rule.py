@@ -209,17 +209,19 @@ def test_write_lands_as_k_column_times_error_row(watched, site_url, kernel):
 
 
 def test_repeated_key_correction_is_staged(watched, site_url, kernel):
-    """The repeat card fills in stage by stage at the repeated token: stored value and read, then the
-    new value, then the read after the write, which lies β of the way from the old read to the new value."""
+    """The repeat card fills in stage by stage: nothing before the key's first token has stored its value;
+    at the repeated token the stored value and read, then the new value, then the read after the write,
+    which lies β of the way from the old read to the new value."""
     page, _ = watched
     rep = kernel["data"]["repeat"]
     t, src = rep["token"] - 1, rep["key_of"] - 1
     fig = open_figure(page, site_url, FIG, "#fig-06.step=0")
     card = fig.locator(".f06-repeat")
     rows = lambda: table_numbers(card.locator("table"))
-    assert rows()[0] == pytest.approx(kernel["v"][src], abs=TOL) and rows()[1] == ["·"] * 4
+    assert rows()[0] == ["·"] * 4  # token 1: the key's first value is not stored yet
     card.get_by_role("button", name=f"Go to token {rep['token']}").click()
     assert_step_shows(fig, kernel, t, 0)
+    assert rows()[0] == pytest.approx(kernel["v"][src], abs=TOL)
     assert card.get_by_role("button").count() == 0  # already there: no jump offered
     assert rows()[1] == pytest.approx(kernel["tr"]["read"][t], abs=TOL) and rows()[2] == ["·"] * 4
     fig.get_by_role("button", name="Next step").click()

@@ -47,10 +47,12 @@ def kernel(site_dir):
 
 
 def expected(kernel, when, alpha, token):
-    """The nine numbers at a marker, as the table shows them ([mechanism][kind]; None before the switch)."""
+    """The nine numbers at a marker, as the table shows them ([mechanism][kind]; None before a topic's first pair:
+    the old topic's after the fact, the new topic's at the switch)."""
     d = kernel["data"]
     i = d["tokens"].index(token)
-    return [[None if k == "new" and i < d["first_new"] else kernel["curves"][(m, when, alpha)][c][i]
+    unwritten = {"old": d["first_old"], "new": d["first_new"], "fact": 0}
+    return [[None if i < unwritten[k] else kernel["curves"][(m, when, alpha)][c][i]
              for c, k in enumerate(d["kinds"])] for m in MECHS]
 
 
@@ -108,7 +110,7 @@ def test_default_view(watched, site_url, kernel):
     n = page.evaluate("""() => [...document.querySelectorAll('#fig-07b .f07b-chart')].map(c =>
         [...c.querySelectorAll('.f07b-line')].map(p => (p.getAttribute('d').match(/[ML]/g) || []).length))""")
     T = len(d["tokens"])
-    assert n == [[T] * 3, [T - d["first_new"]] * 3, [T] * 3]
+    assert n == [[T - d["first_old"]] * 3, [T - d["first_new"]] * 3, [T] * 3]
 
 
 def test_controls_by_keyboard(watched, site_url, kernel):

@@ -7,7 +7,10 @@ import pytest
 
 from k3explainer.kernels import expert_load, glu_expert, moe_forward, route, router_scores, switch_balance_loss
 
-from .support import assert_axe_clean_through, cell_texts, open_figure, shipped_data, shown_number
+from k3explainer.site.errors import Diagnostics
+from k3explainer.site.facts import project_facts
+
+from .support import ROOT, assert_axe_clean_through, cell_texts, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-11"
@@ -123,7 +126,9 @@ def test_headline_tiles_come_from_facts(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     text = fig.locator(".f11-tiles").inner_text()
-    for want in ("2.8T", "104B", "896 routed + 2 shared", "16 of 896", "3.71%", "1.79%"):
+    facts = project_facts(ROOT, Diagnostics(ROOT))
+    tiles = ("kimi_k3.total_params", "kimi_k3.active_params", "calc.k3_active_fraction", "calc.k3_routed_fraction")
+    for want in [facts[k].display for k in tiles] + ["896 routed + 2 shared", "16 of 896"]:
         assert want in text
     assert fig.locator(".f11-tiles .badge-source").count() >= 4
 

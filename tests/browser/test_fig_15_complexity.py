@@ -125,7 +125,7 @@ def test_switch_swaps_the_curves_by_mouse_and_keyboard(watched, site_url, shippe
     fig.locator("[role=radio][data-value='memory']").click()
     assert_plotted(page, kernel, keys, "memory")
     assert_table_shows(fig, shipped, kernel, "memory", i)
-    assert "Memory at N" in fig.locator(".fig-live").inner_text()
+    assert "Memory (elements held) at N" in fig.locator(".fig-live").inner_text()
     # flat memory curves: linear attention and the delta-rule family do not grow with N
     assert fig.locator("tr[data-mech='kda'] .f15-growth").inner_text() == "×1.00"
     page.keyboard.press("ArrowLeft")  # focus stayed on the group: back to compute

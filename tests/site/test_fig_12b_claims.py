@@ -62,7 +62,7 @@ def test_the_setup_the_words_describe(data, words):
 def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
     said(words, "Every layer adds an output about the size of the embedding", "grows roughly as $\\sqrt{l}$",
          "it is about ten times the embedding's",
-         "K3's own stream would be larger still, because each of its layers writes to it twice", where=("prose",))
+         "K3's own stream would be larger still, because each of its layers writes to it twice: attention, then the MLP", where=("prose",))
     said(words, "it grows with every layer, roughly as the square root of l, to about ten times the embedding's size "
                 "at the marked layer", where=("alt",))
     assert 0.9 <= data["output_rms"] / data["embedding_rms"] <= 1.15

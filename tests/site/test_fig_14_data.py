@@ -128,7 +128,7 @@ def test_alt_sentences(data, spec):
     assert "the KV cache answers recomputation, which is waste rather than one of the four walls" in alt
     assert node(data, "kv-cache")["wall"] == "recomputation" and len(data["walls"]) == 4
     assert "the final node gathers all four" in alt and data["nodes"][-1]["wall"] == "all"
-    assert "A button for each of the four walls, labelled with how many steps hit it" in alt
+    assert "A button for each of the four walls, labelled with how many steps answer it, marks those steps and the final node" in alt
 
 
 def test_caption_sentences(data, spec):

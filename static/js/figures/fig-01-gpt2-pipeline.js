@@ -213,7 +213,7 @@
 
       var shown = data.addends.filter(function (a) { return a.count; });
       var bar = el("div", { class: "f01-bar", role: "img", "data-graphic": "chart", "aria-label": "Share of the parameters: " +
-        shown.map(function (a) { return a.label + " " + pct(a.share); }).join(", ") });
+        shown.map(function (a) { return a.label + ": " + pct(a.share); }).join(", ") });
       shown.forEach(function (a) {
         bar.appendChild(el("span", { class: "f01-seg f01-seg-" + a.id, "data-sym": a.sym, style: "width:" + 100 * a.share + "%",
           title: a.label + ": " + W.int(a.count) }, a.share > 0.08 ? el("span", { text: pct(a.share) }) : null));
@@ -224,7 +224,7 @@
         el("p", { class: "f01-padded" }, W.html(el("span"), data.padded_html)));
 
       var legend = W.legend(shown.map(function (a) {
-        return { text: a.label + " " + pct(a.share), swatch: "box", cls: "f01-seg-" + a.id };
+        return { text: a.label + ": " + pct(a.share), swatch: "box", cls: "f01-seg-" + a.id };
       }), { title: "Share of the parameters:", hidden: true });
 
       var root = mount.appendChild(el("div", { class: "f01" }, config, sum, el("div", { class: "f01-share" }, bar, legend)));

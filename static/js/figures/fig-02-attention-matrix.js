@@ -52,6 +52,12 @@
           el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
             vView.node, outView.node))));
 
+      /* a weight to two decimals, unless that would print 0.00 for a weight above zero or 1.00 for one
+       * below one: the unscaled softmax gets that close (0.9996), and "1.00" would read as a lone key */
+      function w2(x) {
+        var t = W.fmt(x, 2);
+        return (x > 0 && parseFloat(t) === 0) || (x < 1 && parseFloat(t) === 1) ? W.fmt(x, 4) : t;
+      }
       function paintPanel(row) {
         var hidden = function (s) { return s > row; };
         var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
@@ -61,16 +67,16 @@
         vView.update(seen(data.v), { masked: hidden });
         stages.update([
           shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
-          shown(data.scaled_scores[row], "−∞"), shown(data.weights[row], "0"), shown(data.weights_unscaled[row], "0"),
+          shown(data.scaled_scores[row], "−∞"), shown(data.weights[row].map(w2), "0"), shown(data.weights_unscaled[row].map(w2), "0"),
         ], {
           masked: function (i, s) { return hidden(s); },
-          style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : v); },
+          style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : parseFloat(v)); },
         });
         outView.update([data.output[row]]);
         sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
           ", weights sum to " + W.fmt(data.row_sum[row], 3) + ". " + (row
-            ? "Largest weight " + W.fmt(data.max_weight[row], 2) + "; without the 1/√d scaling it would be " +
-              W.fmt(data.max_weight_unscaled[row], 2) + "."
+            ? "Largest weight " + w2(data.max_weight[row]) + "; without the 1/√d scaling it would be " +
+              w2(data.max_weight_unscaled[row]) + "."
             : "A single visible key takes all the weight, with or without scaling.");
       }
 
@@ -105,8 +111,8 @@
         describe: function (prev, next) {
           var row = next.row, best = data.argmax[row];
           return "Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
-            "; the largest weight, " + W.fmt(data.max_weight[row], 2) + ", goes to " + label(best) +
-            (row ? " (" + W.fmt(data.max_weight_unscaled[row], 2) + " without the 1/√d scaling)." : ".");
+            "; the largest weight, " + w2(data.max_weight[row]) + ", goes to " + label(best) +
+            (row ? " (" + w2(data.max_weight_unscaled[row]) + " without the 1/√d scaling)." : ".");
         },
       };
 

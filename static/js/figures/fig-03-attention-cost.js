@@ -75,12 +75,13 @@
       }
       var cards = {
         train: readout("train", "cost-cells", "Training: score matrix held", "materialised per layer and head, before FlashAttention", "N² cells"),
-        prefill: readout("prefill", "cost-prefill", "Prefill: attention arithmetic", "FLOPs per layer for QKᵀ and PV over a prompt of N tokens", "2·N²·D FLOPs"),
+        prefill: readout("prefill", "cost-prefill", "Prefill: attention arithmetic", "FLOPs per layer for QKᵀ and PV over a prompt of N tokens, causal (N²/2 query–key pairs)", "2·N²·D FLOPs"),
         decode: readout("decode", "cost-reads", "Decode: one step's traffic", "cache elements per layer for one new token", "read 2·N·D · write 2·D"),
         cache: readout("cache", "cost-cache", "KV cache kept", "elements per layer, held between steps", "2·N·D elements"),
       };
       var writesOut = el("span", { class: "k3-num", "data-value": "writes", "data-sym": "cost-writes" });
-      cards.decode.exact.parentNode.insertBefore(el("span", { class: "f03-writes" }, "writes ", writesOut), cards.decode.exact);
+      // under the reads' own unit line, so "elements read" sits right below the number it names
+      cards.decode.exact.parentNode.insertBefore(el("span", { class: "f03-writes" }, "writes ", writesOut, " elements (2·D)"), cards.decode.exact.nextSibling);
       var constants = el("p", { class: "f03-constants" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }),
         " constants: D = " + C.n_heads + " heads × " + C.d_head + " = " + W.int(C.D) + ", " + C.bytes_per_element +
         " bytes per element, " + C.px_per_cell + " px per cell, " + W.int(C.screen_px) + "-px screen.");

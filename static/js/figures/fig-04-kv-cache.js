@@ -178,10 +178,16 @@
           eqNote.hidden = !fixed;
         }
       }
-      function describe(pos, fixed) {
+      function describe(pos, fixed, switched) {
         var s = pos ? data.steps[pos - 1] : null;
-        if (!s) return "Nothing processed yet: the cache is empty.";
-        var head = s.kind === "prefill" ? "Prefill: " + P + " prompt tokens in one pass" : "Decode step " + (pos - 1) + ": “" + data.tokens[s.token] + "” appended";
+        // a flip of the switch names what is now shown; a step names what it processed
+        var shown = switched ? (fixed ? "Fixed-size state shown. " : "KV cache shown. ") : "";
+        if (!s) {
+          return shown + (fixed ? "Nothing processed yet: the fixed state (" + W.int(data.steps[0].state.kept) + " elements) is empty."
+            : "Nothing processed yet: the cache is empty.");
+        }
+        var head = shown + (switched ? (s.kind === "prefill" ? "After the prefill of " + P + " prompt tokens" : "After decode step " + (pos - 1)) :
+          s.kind === "prefill" ? "Prefill: " + P + " prompt tokens in one pass" : "Decode step " + (pos - 1) + ": “" + data.tokens[s.token] + "” appended");
         var memory = fixed
           ? "fixed state holds " + W.int(s.state.kept) + " elements; the step reads " + W.int(s.state.reads) + " and writes " + W.int(s.state.writes)
           : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
@@ -230,7 +236,7 @@
           paint(st.step, fixed);
           if (how === "key" || how === "click") keepFocus();
         },
-        describe: function (prev, next) { return describe(next.step, next.state === "fixed"); },
+        describe: function (prev, next) { return describe(next.step, next.state === "fixed", prev.state !== next.state); },
         pause: function () { stopIntro(); player.pause(); },
         resume: function () { runIntro(); player.resume(); },
         destroy: function () { stopIntro(); player.stop(); },

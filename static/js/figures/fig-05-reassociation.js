@@ -169,12 +169,19 @@
           paintOrder(s.row, linear);
         },
         describe: function (prev, next) {
-          var row = next.row, o = data.out_parallel[row].map(function (x) { return W.fmt(x, 3); }).join(", ");
-          return next.order === "state"
-            ? "Re-associated: the " + N + "×" + N + " matrix folds into the " + d + "×" + dv + " state; query " + (row + 1) +
-              " multiplies it, " + W.int(data.madds.linear) + " multiply-adds in all; output " + o + ", the same as the N×N order to " + W.sci(data.max_diff, { power: true }) + "."
-            : "Unfolded: query " + (row + 1) + " reads row " + (row + 1) + " of the " + N + "×" + N + " matrix, " +
-              W.int(data.madds.quadratic) + " multiply-adds with the mask (" + W.int(data.madds.quadratic_unmasked) + " without); output " + o + ".";
+          var row = next.row, q = row + 1, o = data.out_parallel[row].map(function (x) { return W.fmt(x, 3); }).join(", ");
+          var linear = next.order === "state";
+          if (prev.order === next.order) {  // only the query moved: what this one row costs and reads
+            return linear
+              ? "Query " + q + " multiplies the " + d + "×" + dv + " state after token " + q + "; output " + o + "."
+              : "Query " + q + " reads row " + q + " of the " + N + "×" + N + " matrix, " + q + " entries under the mask; output " + o + ".";
+          }
+          return linear  // the order toggled: the counts are for all N queries
+            ? "Re-associated: the " + N + "×" + N + " matrix folds into the " + d + "×" + dv + " state, " +
+              W.int(data.madds.linear) + " multiply-adds for all " + N + " queries; query " + q + " gives " + o +
+              ", the same as the N×N order to " + W.sci(data.max_diff, { power: true }) + "."
+            : "Unfolded: the " + N + "×" + N + " matrix, " + W.int(data.madds.quadratic) + " multiply-adds for all " + N +
+              " rows with the mask (" + W.int(data.madds.quadratic_unmasked) + " without); query " + q + " reads row " + q + ", output " + o + ".";
         },
       };
     },

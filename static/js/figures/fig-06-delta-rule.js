@@ -113,11 +113,13 @@
       function paintRepeat(t, s) {
         if (!rep) return;
         var r = rep.token - 1, dots = W.range(data.d, function () { return "·"; });
-        var shown = t < r ? 1 : t > r ? 4 : s === 0 ? 2 : s < 3 ? 3 : 4;  // rows revealed by this step
+        // rows revealed by this step: the stored value only once its token has written it
+        var shown = t < rep.key_of - 1 ? 0 : t < r ? 1 : t > r ? 4 : s === 0 ? 2 : s < 3 ? 3 : 4;
         repTable.update([rep.old_value, rep.read, rep.new_value, rep.read_after].map(function (row, i) {
           return i < shown ? row : dots;
         }));
-        repText.textContent = shown < 2 ? "Token " + rep.token + " will bring this key back with a new value."
+        repText.textContent = shown < 1 ? "Token " + rep.key_of + " will store a value under this key; token " + rep.token + " will bring it back with a new one."
+          : shown < 2 ? "Token " + rep.token + " will bring this key back with a new value."
           : shown < 4 ? "The read returns roughly the stored value, blurred by the writes since; the error is what the new value still needs."
           : "After the write the key reads " + W.fmt(data.beta * 100, 0) + " % of the way from the old read to the new value (β = " +
             W.fmt(data.beta, 2) + ", unit-length key).";

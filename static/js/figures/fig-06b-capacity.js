@@ -100,7 +100,7 @@
             } } },
           el("span", { class: "f06b-name" }, el("span", { class: "f06b-swatch", style: "border-color:" + colour(i), "aria-hidden": "true" }), mem.label),
           el("span", { class: "f06b-c-age" }, hidden(", error by age "), strip),
-          el("span", { class: "f06b-c-err" }, hidden(", error "), err, range),
+          el("span", { class: "f06b-c-err" }, hidden(", error "), err, hidden(" (seeds range "), range, hidden(")")),
           el("span", { class: "f06b-c-kept", "data-sym": "cap-mem" }, el("span", { class: "f06b-track", "aria-hidden": "true" }, fill), hidden(", keeps "), kept));
         if (PALETTE[i % PALETTE.length][1]) row.classList.add("is-dashed");
         strip.addEventListener("pointermove", function (ev) { var j = cells.indexOf(ev.target); if (j >= 0) showCell(i, j); });
@@ -190,7 +190,7 @@
           paint();
         },
         describe: function (prev, s) {
-          var errs = mems.map(function (m, i) { return m.label + " " + e2(w.mean[i][g]); }).join("; ");
+          var errs = mems.map(function (m, i) { return m.label + ": " + e2(w.mean[i][g]); }).join("; ");
           if (prev.d === s.d && prev.n === s.n && s.m >= 0) return oneMemory(s.m);
           if (prev.d === s.d && prev.n === s.n) return summary();
           return "Recall error — " + errs + ". " + summary();

@@ -33,8 +33,8 @@
       slider.input.setAttribute("aria-label", "Gate alpha of the Gated DeltaNet state");
       slider.input.addEventListener("change", function () { ctx.end(); });  // a finished drag or key press is a history entry
 
-      var left = W.stateMatrix({ caption: "", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
-      var right = W.stateMatrix({ caption: "", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
+      var left = W.stateMatrix({ caption: "S", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
+      var right = W.stateMatrix({ caption: "S", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
       var gateTag = el("span", { class: "f07-tag k3-num", "data-sym": "gd-alpha" });
       var readout = el("p", { class: "f07-readout k3-num" });
 
@@ -113,9 +113,11 @@
               : "Token " + (t + 1) + ", write: each state receives its own delta-rule write (the gated one corrects against its decayed state); they now differ by at most " +
                 W.fmt(g.diff[t], dig) + ".");
           }
-          if (prev.alpha !== next.alpha) {
-            said.push("α = " + fa(next.alpha) + ": after token " + (t + 1) + " the gated state differs from DeltaNet by at most " +
-              W.fmt(g.diff[t], dig) + "; " + pct(g.survival[t]) + " of token 1's write is left.");
+          if (prev.alpha !== next.alpha) {  // what the grids show now: the decayed state, or the state after the write
+            said.push("α = " + fa(next.alpha) + (next.step % 2 === 0
+              ? ": before token " + (t + 1) + "'s write the gated state is α·S" + W.sub(t) + ", first row " + row(g.decayed[t][0])
+              : ": after token " + (t + 1) + " the gated state differs from DeltaNet by at most " + W.fmt(g.diff[t], dig)) +
+              "; " + pct(g.survival[t]) + " of token 1's write is left.");
           }
           return said.join(" ");
         },

@@ -29,7 +29,8 @@
         return { deltanet: data.deltanet, gated: data.gated[s.when][a], kda: data.kda[s.when][a] };
       }
       function ti(s) { return toks.indexOf(s.token); }
-      function shown(kind, i) { return kind !== "new" || i >= data.first_new; }  // nothing of the new topic exists before the switch
+      // nothing of a topic exists before its first pair: the old one's after the fact, the new one's at the switch
+      function shown(kind, i) { return kind === "fact" || i >= (kind === "new" ? data.first_new : data.first_old); }
 
       /* ---------- controls ---------- */
       var when = W.choice({ label: "When the gate acts", value: st.when,

@@ -221,14 +221,16 @@
           if (prev.c !== s.c) {
             return s.c
               ? "Compressed: " + data.cache.map(function (r) { return r.name + " " + W.int(r.bytes) + " bytes (" + ratio(r) + ")"; }).join(", ") +
-                " per token per layer; at d = " + W.int(data.d_model) + " MLA caches " + W.int(mla.elements) + " elements instead of " +
-                W.int(mha.elements) + ". In the toy layer, each token keeps " + demo.cache_demo.latent + " numbers instead of " + demo.cache_demo.kv + "."
+                " per token per layer." + (s.m  // the element counts and the toy cache are in the maths panel: said only when it is open
+                  ? " At d = " + W.int(data.d_model) + " MLA caches " + W.int(mla.elements) + " elements instead of " + W.int(mha.elements) +
+                    ". In the toy layer, each token keeps " + demo.cache_demo.latent + " numbers instead of " + demo.cache_demo.kv + "."
+                  : "")
               : "Expanded: every row back at multi-head attention's " + W.int(mha.bytes) + " bytes per token per layer.";
           }
           if (prev.m !== s.m) return s.m ? "The maths shown: cache sizes, the toy cache and the up-projections W_UK, W_UV." : "The maths hidden.";
           var t = s.t;
-          return "Query " + tok(t) + ": latent c = " + demo.latents[t].map(function (v) { return W.fmt(v, 3); }).join(", ") +
-            "; head 1 output " + demo.out.absorbed[t][0].map(function (v) { return W.fmt(v, 4); }).join(", ") +
+          return "Query " + tok(t) + ": " + (s.m ? "latent c = " + demo.latents[t].map(function (v) { return W.fmt(v, 3); }).join(", ") + "; " : "") +
+            "head 1 output " + demo.out.absorbed[t][0].map(function (v) { return W.fmt(v, 4); }).join(", ") +
             " in all three forms, largest difference " + W.sci(Math.max(demo.max_diff.naive[t], demo.max_diff.absorbed[t])) + ".";
         },
       };

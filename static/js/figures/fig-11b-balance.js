@@ -154,7 +154,7 @@
           } else if (p.kind === "bias") text += " · bias steers the choice only: 0% of the router update";
           p.note.textContent = text;
         });
-        pick.textContent = sel < 0 ? "Hover, tap or focus a bar to compare one expert across the three runs. Mean load " +
+        pick.textContent = sel < 0 ? "Hover or tap a bar (or Tab to the bars and press ← →) to compare one expert across the three runs. Mean load " +
           W.fmt(data.mean_load, 0) + " tokens; capacity " + c + "." : expertText(s);
       }
       function expertText(s) {

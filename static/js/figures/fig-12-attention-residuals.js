@@ -126,7 +126,7 @@
       function pad(xs) { var out = []; for (var i = 0; i < n; i++) out.push(i < xs.length ? xs[i] : 0); return out; }
       function paint(state) {
         q = state.q; li = depths.indexOf(state.l); src = selected(state);
-        var w = data.weights[q][li], shares = data.shares[li], l = depths[li], best = argmax(w);
+        var w = data.weights[q][li], shares = data.shares[li], l = depths[li], best = even(w) ? -1 : argmax(w);
         depth.set(li);
         stepper.set(q);
         newBtn.disabled = q >= nq - 1;
@@ -151,12 +151,15 @@
           W.fmt(shares[0], digits) + ", summing to " + W.fmt(total(shares), digits) + "; the attention weights sum to " +
           W.fmt(total(w), digits) + ".";
         var i = src < 0 ? best : src;
-        detail.textContent = (src < 0 ? "Largest weight: " : "Selected: ") + data.labels[i] + " gets " +
+        detail.textContent = i < 0 ? "Every source gets " + W.fmt(w[0], digits) + " of the mix, its plain share: no weight is the largest." :
+          (src < 0 ? "Largest weight: " : "Selected: ") + data.labels[i] + " gets " +
           W.fmt(w[i], digits) + " of the mix instead of " + W.fmt(shares[i], digits) + " (" +
           ratio(w[i], shares[i]) + " its plain share).";
       }
       function total(xs) { return xs.reduce(function (a, b) { return a + b; }, 0); }
       function argmax(xs) { var b = 0; xs.forEach(function (x, i) { if (x > xs[b]) b = i; }); return b; }
+      // the zero query (training's start) weighs every source alike: no source is "the largest"
+      function even(xs) { return Math.max.apply(null, xs) - Math.min.apply(null, xs) < 1e-9; }
       function ratio(a, b) { return W.fmt(a / b, 2) + "×"; }  // display only: how many plain shares this weight is
 
       return {
@@ -168,8 +171,9 @@
               W.fmt(w[i], digits) + " (score " + W.fmt(data.scores[s.q][i], 2) + ").";
           }
           var best = argmax(w);
-          return queryName(s.q) + ", " + layers(s.l) + " below: the largest weight, " + W.fmt(w[best], digits) +
-            ", goes to " + data.labels[best] + "; the weights sum to " + W.fmt(total(w), digits) +
+          return queryName(s.q) + ", " + layers(s.l) + " below: " + (even(w) ? "every source gets " + W.fmt(w[0], digits) +
+            ", as in the plain residual" : "the largest weight, " + W.fmt(w[best], digits) + ", goes to " + data.labels[best]) +
+            "; the weights sum to " + W.fmt(total(w), digits) +
             ". The plain residual gives each of its " + w.length + " sources " + W.fmt(data.shares[j][0], digits) + ".";
         },
       };

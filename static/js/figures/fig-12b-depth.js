@@ -149,7 +149,8 @@
       }
       function tell(st) {  // the source sentence
         var j = jOf(st), i = sel(st), r = R[st.q];
-        return ["In layer " + st.l + "'s input, " + src(i) + ": plain residual weight ", ["src-plain-weight", W.fmt(R.plain.weights[j][i], 3)],
+        // the plain residual adds every source with coefficient 1; as a share of the mix that is 1/l
+        return ["In layer " + st.l + "'s input, " + src(i) + ": plain residual weight 1/l = ", ["src-plain-weight", W.fmt(R.plain.weights[j][i], 3)],
           ", share ", ["src-plain-share", pct(R.plain.shares[j][i])], "; attention residuals (" + QUERY[st.q] + ") weight ",
           ["src-attn-weight", W.fmt(r.weights[j][i], 3)], ", share ", ["src-attn-share", pct(r.shares[j][i])], "."];
       }

@@ -1,7 +1,7 @@
 /* FIG 14 · The evolution map: the chain of steps from GPT-2 to K3 (node list from the spec, years
- * from the facts file), an SVG overview coloured by the wall each step hit, and nodes that expand in
- * place into wall, fix and price with a link to their section. A wall filter marks the steps that
- * hit one wall. The chain follows the argument, not the calendar; the years say so. */
+ * from the facts file), an SVG overview coloured by the wall that forced each step, and nodes that
+ * expand in place into wall, fix and price with a link to their section. A wall filter marks the
+ * steps that answer one wall (and K3, which meets all four). The chain follows the argument, not the calendar; the years say so. */
 (function () {
   "use strict";
   K3.register("fig-14-evolution-map", {
@@ -77,9 +77,9 @@
       });
 
       var filter = W.choice({
-        label: "Mark the steps that hit one wall",
+        label: "Mark the steps that answer one wall",
         options: [{ value: "any", text: "All walls" }].concat(data.walls.map(function (w) {
-          return { value: w.id, text: w.label + " (" + w.count + ")", aria: w.label + ": " + w.count + " steps" };
+          return { value: w.id, text: w.label + " (" + w.count + ")", aria: w.label + ": " + w.count + (w.count === 1 ? " step" : " steps") + " and K3" };
         })),
         value: ctx.get().wall,
         onChange: function (v, how) { ctx.set({ wall: v }, how); },

@@ -112,7 +112,7 @@
           },
           describe: function (prev, next) {
             var i = at(next), metric = data.metrics[next.metric];
-            return metric.label + " at N = " + fmtN(i) + " tokens: " + data.mechanisms.map(function (m) {
+            return metric.label + " (" + metric.noun + ") at N = " + fmtN(i) + " tokens: " + data.mechanisms.map(function (m) {
               return m.short + " " + W.si(metric.values[m.key][i], metric.unit);
             }).join(", ") + ".";
           },

@@ -159,7 +159,7 @@
           workBody.appendChild(el("tr", { "data-term": t.key, "data-sym": SYM[t.key] },
             el("th", { scope: "row", text: V().labels[t.key] }), value, share));
         });
-        workBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row", text: "total work" }), workTotal, el("td")));
+        workBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row", text: V().total_label }), workTotal, el("td")));
         W.html(formula, V().formula_html + ";<br>" + data.time_html);  // rendered (MathML) at build time
       }
 

@@ -132,10 +132,10 @@
         },
         describe: function (prev, next) {
           var said = [];
-          if (prev.att !== next.att) {
+          if (prev.att !== next.att) {  // the last query's row: the one every stage changes
             var last = T - 1, row = [A.raw_scores, A.scaled_scores, A.scaled_scores, A.weights, A.output][next.att][last];
-            said.push("Attention, " + STAGES[next.att].caption.replace(/ \(.*\)/, "") + (next.att === 4 ? "; output" : "") +
-              " for query " + named(last) + ": " + vec(row) + ".");
+            said.push("Attention, " + (next.att === 4 ? "output O = weights · V" : STAGES[next.att].caption.replace(/ \(.*\)/, "")) +
+              " for query " + named(last) + ": " + vec(row) + (next.att === 2 ? "; the earlier queries' entries above the diagonal are −∞" : "") + ".");
           }
           if (prev.tok !== next.tok) {
             var d = data.delta[next.tok];

@@ -56,7 +56,7 @@
         el("span", { class: "k3-num f08-maxdiff", text: W.fmt(diff, 3) }),
         diff === 0 ? " — identical: equal channel gates make KDA exactly Gated DeltaNet. " :
           " — per-channel decay keeps some rows and fades others. ",
-        el("span", { class: "f08-chunked" }, "The chunked form of KDA (C = " + demo.chunk + ") gives the same state to ",
+        el("span", { class: "f08-chunked" }, "The chunked form of KDA with the per-channel gates (C = " + demo.chunk + ") gives the same state to ",
           el("span", { class: "k3-num f08-chunk-diff", text: W.sci(demo.diff_chunked, { digits: 0 }) }), "."));
     }
     function describe(equal) {

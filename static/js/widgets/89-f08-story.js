@@ -29,7 +29,7 @@
           p.story);
       } else {
         head.textContent = "All " + P.length + " pathways";
-        text.textContent = "Step through them one at a time with ▶ or Play; each lights its boxes and the wires it sends and receives.";
+        text.textContent = "Step through them one at a time with ▶ or Play; each lights its boxes and the wires drawn in its colour.";
       }
     }
     var head = el("p", { class: "f08-story-head" }), text = el("p", { class: "f08-story-text" });

@@ -89,6 +89,24 @@ def test_s07_token_1s_share_never_rises_above_decay_alone(figure):
     assert d["open_step"] % 2 == 0 and d["open_step"] >= 4  # opens on a decay phase after several writes
 
 
+def test_s07_the_whole_gated_grid_dims_in_a_decay_phase_while_the_plain_one_holds(figure):
+    """§07: "watch the whole right grid dim in each decay phase while the left one holds steady": every
+    cell of the decayed state is α times the state before it (none is skipped), so, for 0 < α < 1, every
+    non-zero cell shrinks; the plain grid has no decay phase to change it."""
+    assert "watch the whole right grid dim in each decay phase while the left one holds steady" in article.prose("07-gated-deltanet.md")
+    d = figure("fig-07")
+    for g in d["gated"]:
+        a = g["alpha"]
+        if not 0 < a < 1:
+            continue
+        prev = [np.zeros((d["d"], d["d"]))] + [np.asarray(s) for s in g["state"][:-1]]
+        for t, decayed in enumerate(g["decayed"]):
+            decayed = np.asarray(decayed)
+            np.testing.assert_allclose(decayed, a * prev[t], atol=1e-5)  # every cell scaled by α (shipped to 5 decimals)
+            if t:  # from token 2 on every cell holds something, and all of it dims
+                assert np.all(prev[t] != 0) and np.all(np.abs(decayed) < np.abs(prev[t]))
+
+
 def test_s17_attention_keeps_a_row_per_token_the_delta_rule_one_state(figure):
     """§17: attention's kept keys and values grow by a row each token; the delta rule keeps d_k × d_v."""
     d = figure("fig-17")

@@ -162,6 +162,20 @@ def test_caption_sentences(data, spec):
         assert np.all(np.diff(c["mla_per_layer"]) > 0) and isinstance(c["kda_per_layer"], int)
 
 
+def test_mla_bars_rise_by_the_same_step_per_doubling_on_the_log_axis(data, prose, spec):
+    """§09 and the alt: an MLA layer's cache is proportional to the context, so on the chart's log axis
+    each doubling of the context raises its bar by the same step; a KDA bar does not move."""
+    assert ("Each MLA layer's cache grows in proportion to the context, because it holds a latent for every token; on "
+            "the chart's log axis every doubling of the context raises its bar by the same step.") in prose
+    assert "on a log scale. Each MLA bar stands for a cache proportional to the context length, so it rises by the same step per doubling" in flat(spec.alt)
+    n = np.asarray(data["contexts"], dtype=float)
+    for c in data["constants"].values():
+        mla = np.asarray(c["mla_per_layer"], dtype=float)
+        np.testing.assert_allclose(mla / n, mla[0] / n[0], rtol=1e-12)  # proportional to the context
+        steps = np.diff(np.log10(mla)) / np.diff(np.log2(n))  # log-axis rise per doubling
+        np.testing.assert_allclose(steps, np.log10(2), rtol=1e-9)
+
+
 def test_section_sentences_about_the_toy_presets(data, prose):
     toy, k3 = data["constants"]["toy"], data["constants"]["k3"]
     assert ("one KDA head per layer and an MLA latent exactly as wide as the head dimension, "

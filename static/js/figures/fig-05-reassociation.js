@@ -174,7 +174,7 @@
           if (prev.order === next.order) {  // only the query moved: what this one row costs and reads
             return linear
               ? "Query " + q + " multiplies the " + d + "×" + dv + " state after token " + q + "; output " + o + "."
-              : "Query " + q + " reads row " + q + " of the " + N + "×" + N + " matrix, its first " + q + " entries (the mask hides the rest); output " + o + ".";
+              : "Query " + q + " reads row " + q + " of the " + N + "×" + N + " matrix, " + (q < N ? "its first " + q + " entries (the mask hides the rest)" : "all " + N + " entries") + "; output " + o + ".";
           }
           return linear  // the order toggled: the counts are for all N queries
             ? "Re-associated: the " + N + "×" + N + " matrix folds into the " + d + "×" + dv + " state, " +

@@ -80,6 +80,11 @@ def spec_constant_badge_differs_from_its_fact(s):
     return f"{spec}:{_line_of(s, spec, '    fact: kimi_linear.kda_flops') - 1}:5", \
         "provenance 'illustrative', but fact 'kimi_linear.kda_flops' is 'source'"
 @case
+def spec_constant_names_an_unknown_param(s):
+    line = s.replace(SPEC, "d_k = {d_k}", "d_k = {dk}")
+    col = s.read(SPEC).splitlines()[line - 1].index("{dk}") + 1
+    return f"{SPEC}:{line}:{col}", "constants.0.name: {dk}: params has no 'dk'; did you mean 'd_k'?"
+@case
 def spec_bad_provenance(s):
     return f"{SPEC}:{s.replace(SPEC, 'provenance: illustrative', 'provenance: guessed')}", "provenance: Input should be 'source' or 'illustrative'"
 @case

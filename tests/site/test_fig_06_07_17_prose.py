@@ -115,3 +115,15 @@ def test_s17_attention_keeps_a_row_per_token_the_delta_rule_one_state(figure):
     assert d["kept"]["delta"] == d["d_k"] * d["d_v"]
     for s in d["delta"]:
         assert np.asarray(s["state"]).shape == (d["d_k"], d["d_v"])
+
+
+def test_fig_07_is_built_from_fig_06s_keys_values_beta_and_seed(figure):
+    """FIG 07's provenance: "the keys, values, β and seed of FIG 06" — the same inputs, so the
+    ungated run of FIG 07 is FIG 06's delta rule."""
+    d6, d7 = figure("fig-06"), figure("fig-07")
+    assert d7["beta"] == d6["beta"]
+    for name in ("q", "k", "v"):
+        np.testing.assert_array_equal(d7[name], d6[name])
+    spec6, spec7 = article.spec("fig-06"), article.spec("fig-07")
+    assert spec7.params["seed"] == spec6.params["seed"]
+    assert any(c.name.endswith(f"β = {d6['beta']} and seed {spec6.params['seed']} of FIG 06") for c in spec7.constants)

@@ -118,3 +118,15 @@ def test_the_constants_note_names_what_moves_the_fastest_chunk_size(spec_and_bui
     assert bests(same_product) == pytest.approx(bests(data), rel=1e-5)
     assert bests(build(peak_madds_per_us=2 * params["peak_madds_per_us"])) != bests(data)
     assert bests(build(n_tokens=2 * params["n_tokens"])) == pytest.approx(bests(data), rel=1e-5)
+
+
+def test_the_tile_efficiency_half_length_is_the_warp_level_tile_height():
+    """FIG 15b's provenance: "C½ = 16 matches the 16-row tile of warp-level tensor-core instructions (a
+    wider 64-row instruction on Hopper …)", both heights from the tile fact listed beside it."""
+    spec, fact = article.spec(FIG), article.facts()["hardware.mma_tile_rows"]
+    c_half = spec.params["c_half"]
+    note = next(c.note for c in spec.constants if c.name.startswith("Tile efficiency"))
+    assert f"C½ = {c_half} matches the 16-row tile of warp-level" in article.flat(note)
+    assert "a wider 64-row instruction on Hopper" in article.flat(note)
+    assert c_half == 16 and "16×8×8 or 16×8×16" in fact.value and "M = 64" in fact.value
+    assert any(c.fact == "hardware.mma_tile_rows" for c in spec.constants)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from . import projectcode
 from .errors import Diagnostics
 from .memo import Memo, parse_file
+from .placeholders import PlaceholderError, fill
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
@@ -137,7 +138,38 @@ def _load_spec(path: Path, text: str, diags: Diagnostics) -> Spec | None:
         diags.add(path, 1, 1, "a figure spec must be a mapping of fields")
         return None
     model = validate(FigureSpec, marked, path, diags)
-    return None if model is None else Spec(model, path, marked)
+    if model is None:
+        return None
+    _fill_constants(model, marked, path, text, diags)
+    return Spec(model, path, marked)
+
+
+def _fill_constants(model: FigureSpec, marked: Marked, path: Path, text: str, diags: Diagnostics) -> None:
+    """Each constant's `{param}` placeholders → the figure's param values (see placeholders.py), so
+    what the provenance list says the figure was built with is what it was built with."""
+    for i, c in enumerate(model.constants):
+        for field in ("name", "note"):
+            words = getattr(c, field)
+            if words is None:
+                continue
+            try:
+                setattr(c, field, fill(words, model.params))
+            except PlaceholderError as e:
+                line, col = _find_after(text, marked.where(("constants", i, field)), e.placeholder)
+                diags.add(path, line, col, f"constants.{i}.{field}: {e}")
+
+
+def _find_after(text: str, start: tuple[int, int], needle: str) -> tuple[int, int]:
+    """(line, col) of `needle`'s first occurrence at or after `start` (a field's key), else `start`."""
+    lines = text.splitlines(keepends=True)
+    offset = sum(map(len, lines[:start[0] - 1])) + start[1] - 1
+    at = text.find(needle, offset)
+    return start if at < 0 else _line_col(text, at)
+
+
+def _line_col(text: str, at: int) -> tuple[int, int]:
+    """1-based (line, col) of character offset `at`."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics,
@@ -184,8 +216,6 @@ def _check_registers(file: Path, component: str, diags: Diagnostics, memo: Memo 
         return
     if names:
         name, at = names[0]
-        line = text.count("\n", 0, at) + 1
-        col = at - (text.rfind("\n", 0, at) + 1) + 1
-        diags.add(file, line, col, f"registers {name!r}, but its spec names the component {component!r}")
+        diags.add(file, *_line_col(text, at), f"registers {name!r}, but its spec names the component {component!r}")
     else:
         diags.add(file, 1, 1, f"never calls K3.register({component!r}, …)")

@@ -8,6 +8,7 @@ Tests: tests/site/fixtures/yaml_syntax.txt.
 """
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import yaml
@@ -31,6 +32,9 @@ _RULES = (
     (lambda f: "mapping values are not allowed" in f.problem, "problem",
      "a ': ' where the value cannot hold one: quote the value if the colon is part of it; "
      "a nested key goes under a key whose line ends with ':'"),
+    (lambda f: f.block_end and f.opens is not None, "opening",
+     lambda char: "a value that starts with '{' or '[' is read as a mapping or list, which ends at its closing "
+                  "bracket: put the whole value in quotes (a {placeholder} at the start of a name needs them)"),
     (lambda f: f.block_end and f.char == "-", "problem",
      "a list item where a 'key: value' line was expected: indent the list under its key"),
     (lambda f: f.block_end and f.mid_line, "problem",
@@ -54,11 +58,14 @@ def explain(e: yaml.MarkedYAMLError, text: str) -> tuple[int, int, str]:
     char = here[pm.column] if pm is not None and pm.column < len(here) else ""
     f = SimpleNamespace(problem=e.problem or "", context=e.context or "", char=char,
                         mid_line=pm is not None and pm.column > len(here) - len(here.lstrip(" ")),
-                        block_end="expected key" in (e.problem or "") or "expected <block end>" in (e.problem or ""))
+                        block_end="expected key" in (e.problem or "") or "expected <block end>" in (e.problem or ""),
+                        opens=_bracket_opening(here, pm.column) if pm is not None else None)
     mark, words = pm, f.problem or f.context
     for applies, which, said in _RULES:
         if applies(f):
             mark = (e.context_mark or pm) if which == "context" else pm
+            if which == "opening":
+                return pm.line + 1, f.opens + 1, said(char)
             words = said(char) if callable(said) else said
             break
     if mark is None:
@@ -67,3 +74,10 @@ def explain(e: yaml.MarkedYAMLError, text: str) -> tuple[int, int, str]:
     if "unknown escape" in f.problem and char != "\\":
         col -= 1  # libyaml marks the backslash, PyYAML the letter after it: point at the backslash
     return mark.line + 1, col + 1, words
+
+
+def _bracket_opening(line: str, col: int) -> int | None:
+    """Column of a '{' or '[' that opens a `key: value` line's value, when the parser stopped
+    after it on that line: the bracket closed and text followed ("name: {d}-dim vectors")."""
+    m = re.match(r"\s*(?:- +)?[^\s:#][^:#]*:\s+([{\[])", line)
+    return m.start(1) if m and m.start(1) < col else None

@@ -49,11 +49,11 @@ def test_the_page_ships_the_builders_numbers(tmp_path):
 
 
 def test_the_spec_s_words_are_its_params():
-    """'Five fixed scores', 'one in five', 'from 2 down to −1': the caption, the text alternative
-    and the constant's name say what the params hold."""
+    """'Five fixed scores', 'one in five': the caption and the text alternative say what the params
+    hold. (The constant's name takes its numbers from the params by {placeholders}, so it always does.)"""
     spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
     scores = spec.params["scores"]
     assert len(scores) == 5 and "Five fixed scores" in spec.caption and "one in five" in spec.caption
     assert "five probabilities" in spec.alt and "one in five" in spec.alt
     assert scores == sorted(scores, reverse=True)  # "from the highest score on the left"
-    assert spec.constants[0].name == f"five scores from {scores[0]:g} down to {scores[-1]:g}".replace("-", "−")
+    assert spec.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace("-", "−")

@@ -150,7 +150,7 @@ def build(params: dict, facts) -> dict:
                         ("chunked_cost_terms", "costs.chunk_work_madds", "costs.chunk_time_terms", "costs.chunk_time_band",
                          "costs.tile_efficiency")],
             "inputs": (f"N = {N}; C = 1 … {N} (powers of two; curves at {per_octave} points per doubling); "
-                       f"d ∈ {widths}; ℓ ∈ {lats} µs; P = {P:g} madds/µs; C½ = {c_half:g}; band within {pct} of the "
+                       f"d ∈ {widths}; ℓ ∈ {lats} µs; P = {P:,.0f} multiply-adds per µs; C½ = {c_half:g}; band within {pct} of the "
                        f"minimum, found at {model['band_per_octave']} points per doubling"),
             "seed": "none: closed-form counts and a closed-form time model, no random inputs",
             "illustrative": "N, d, the peak rate P, the per-step latency ℓ and the half-efficiency tile C½ are "

@@ -114,8 +114,10 @@ def build(params: dict, facts) -> dict:
             "kernels": ["k3explainer.kernels.complexity_curves", "k3explainer.kernels.mechanism_costs"],
             "inputs": (f"N = {N[0]} … {N[-1]} ({per_octave} points per doubling); d_h = {params['d_h']}, "
                        f"L = {params['n_layers']}, d_c = {params['d_c']}, C = {params['chunk_size']}, one head; "
-                       "compute = prefill FLOPs, memory = peak elements, summed over layers; growth = value at 2N / value at N"),
+                       "compute = prefill FLOPs summed over layers; memory = the stack's peak elements, every layer's kept cache or state "
+                       "plus the score matrix of the one layer being computed; growth = value at 2N / value at N"),
             "seed": "none: closed-form counts, no random inputs",
-            "illustrative": "legible constants, not a released model; the slopes do not depend on them",
+            "illustrative": "legible constants, not a released model; they move the curves and where they bend, not the "
+                            "slopes of the straight stretches",
         },
     }

@@ -97,6 +97,10 @@ def test_complexity_curves_scaling():
     assert c["kda"]["compute"][0] == 32 * kda_chunked_flops(1e4, 128, 64)
     assert c["kda"]["memory"][0] == c["kda"]["memory"][2] == 32 * 128**2
     assert c["mla"]["memory"][2] == 32 * 1e6 * 32
+    # layer after layer: every layer's KV cache stays, one layer's score matrix at a time
+    N = np.array([1e4, 2e4, 1e6])
+    np.testing.assert_array_equal(c["flash"]["memory"], 32 * 2 * N * 128)
+    np.testing.assert_array_equal(c["softmax"]["memory"], 32 * 2 * N * 128 + N**2)
     big = {m: c[m]["memory"][2] for m in c}
     assert big["softmax"] > big["flash"] > big["mla"] > big["hybrid"] > big["kda"]
 

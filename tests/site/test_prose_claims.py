@@ -90,3 +90,31 @@ def test_fig15_alt_quadratic_lowest_at_first_and_the_hybrid_between_after_a_few_
     crossed = [bool(np.all(quadratic[0][i:] > linear[1][i:])) for i in range(len(n))]
     between = [bool(np.all((c["hybrid"][i:] > linear[1][i:]) & (c["hybrid"][i:] < quadratic[0][i:]))) for i in range(len(n))]
     assert 200 <= n[crossed.index(True)] < 1000 and n[between.index(True)] < 1000  # "the first few hundred tokens"
+
+
+def test_fig15_softmax_memory_runs_by_flash_then_bends_to_slope_two(figure):
+    """§15 and FIG 15's alt: one score matrix is stored at a time, so naive softmax attention's memory
+    runs just above FlashAttention's, holds twice as much where that matrix equals all the layers'
+    caches (N = 2·L·d_h: N² = L·2·N·d_h), and past it climbs with slope two."""
+    assert ("naive softmax attention, which also stores the N by N score matrix of the layer it is computing, runs "
+            "just above FlashAttention at short lengths, holds twice as much once that one matrix is as large as all "
+            "the layers' caches together, and from there on bends up to slope two") in article.flat(article.spec("fig-15").alt)
+    assert "**Softmax attention's memory bends upward.** The layers run one after another, so only one score matrix" \
+        in article.prose("15-complexity.md")
+    d, p = figure("fig-15"), article.spec("fig-15").params
+    m = {k: np.asarray(v) for k, v in d["metrics"]["memory"]["values"].items()}
+    n = np.asarray(d["n"], dtype=float)
+    ratio = m["softmax"] / m["flash"]
+    assert ratio[0] < 1.02 and np.all(np.diff(ratio) > 0)  # just above at the start, then further and further
+    bend = int(np.flatnonzero(n == 2 * p["n_layers"] * p["d_h"])[0])
+    assert ratio[bend] == 2.0  # the one matrix = every layer's cache
+    half = int(np.flatnonzero(np.isclose(n, n[-1] / 2))[0])
+    assert 3.9 < m["softmax"][-1] / m["softmax"][half] < 4.0  # slope two at the long end
+    assert m["flash"][-1] / m["flash"][half] == 2.0
+
+
+def test_s15_claim_box_names_the_figures_constants():
+    """§15's claim box types FIG 15's constants: they must be the spec's params."""
+    p = article.spec("fig-15").params
+    assert (f"FIG 15 uses a head dimension of {p['d_h']}, {p['n_layers']} layers, a latent width of {p['d_c']} per "
+            f"layer and a chunk size of {p['chunk_size']}.") in article.prose("15-complexity.md")

@@ -211,12 +211,17 @@ def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=
 
 def complexity_curves(N, *, d_h=128, layers=32, d_c=32, d_r=0, C=64, heads=1):
     """FIG 15: for every mechanism, compute (prefill FLOPs over N tokens) and memory (peak
-    elements) vs N, summed over `layers` identical layers. Defaults are the figure's ILLUSTRATIVE
-    constants d_h = 128, L = 32 layers, d_c = 32, C = 64."""
+    elements) vs N, for a stack of `layers` identical layers. Defaults are the figure's
+    ILLUSTRATIVE constants d_h = 128, L = 32 layers, d_c = 32, C = 64.
+
+    The stack runs layer after layer, so its peak is every layer's kept cache or state plus the
+    transient of the one layer being computed (the score matrix, where it is materialised):
+    L·kept + (peak − kept), not L·peak. (Training keeps every layer's scores for the backward pass;
+    a prefill frees each layer's before the next starts.)"""
     curves = {}
     for m in MECHANISMS:
         c = mechanism_costs(m, "prefill", N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C)
-        curves[m] = dict(compute=layers * c["flops"], memory=layers * c["peak"])
+        curves[m] = dict(compute=layers * c["flops"], memory=layers * c["kept"] + (c["peak"] - c["kept"]))
     return curves
 
 

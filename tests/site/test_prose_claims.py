@@ -118,3 +118,19 @@ def test_s15_claim_box_names_the_figures_constants():
     p = article.spec("fig-15").params
     assert (f"FIG 15 uses a head dimension of {p['d_h']}, {p['n_layers']} layers, a latent width of {p['d_c']} per "
             f"layer and a chunk size of {p['chunk_size']}.") in article.prose("15-complexity.md")
+
+
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+@pytest.mark.parametrize("section,fig,sentence", [
+    ("06-deltanet.md", "fig-06", lambda p: f"FIG 06 uses $d = {p['d']}$, "
+     f"{'unit-length' if p['unit_norm_keys'] else 'unnormalised'} keys and a fixed $\\beta = {p['beta']}$"),
+    ("07-gated-deltanet.md", "fig-07", lambda p: f"The panel on the right starts at a gate of {p['alpha']}, the same for every step"),
+    ("10-mla.md", "fig-10", lambda p: f"The model width of {p['d_model']} and latent width of {p['d_c']} in FIG 10"),
+    ("11-moe.md", "fig-11", lambda p: f"FIG 11's layer is a demo: {p['feature_dim']}-dimensional features, "
+     f"{WORDS[p['n_experts']]} routed experts with top-{p['top_k']} routing, {WORDS[p['n_shared']]} shared experts"),
+])
+def test_a_demo_claim_box_names_its_figures_params(section, fig, sentence):
+    """The ILLUSTRATIVE claim boxes that spell out a figure's demo sizes say what its spec builds."""
+    assert sentence(article.spec(fig).params) in article.flat(article.prose(section))

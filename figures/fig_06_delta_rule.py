@@ -81,7 +81,7 @@ def build(params: dict, facts) -> dict:
             "default_scale": default_scale(d, None), "out_default_scale": rb_default[0],
         },
         "wy_md": (r"$A = \operatorname{StrictLower}\big(\operatorname{diag}(\beta) K K^\top\big)$, "
-                  r"$T = (I + A)^{-1}\operatorname{diag}(\beta)$, $W = TK$, $U = TV$, $V' = U - WS$, "
+                  r"$M = (I + A)^{-1}\operatorname{diag}(\beta)$, $W = MK$, $U = MV$, $V' = U - WS$, "
                   r"$S \leftarrow S + K^\top V'$ — {{deltanet.parallel}}"),
         "provenance": {
             "kernels": ["k3explainer.kernels.delta_rule", "k3explainer.kernels.delta_rule_chunked",

@@ -167,7 +167,9 @@ def test_mla_bars_rise_by_the_same_step_per_doubling_on_the_log_axis(data, prose
     each doubling of the context raises its bar by the same step; a KDA bar does not move."""
     assert ("Each MLA layer's cache grows in proportion to the context, because it holds a latent for every token; on "
             "the chart's log axis every doubling of the context raises its bar by the same step.") in prose
-    assert "on a log scale. Each MLA bar stands for a cache proportional to the context length, so it rises by the same step per doubling" in flat(spec.alt)
+    assert ("a bar chart of decode memory per layer on a log scale and a bar that splits the total into its MLA and KDA "
+            "shares, from 0 to 100 %. Each MLA bar stands for a cache proportional to the context length, so it rises by "
+            "the same step per doubling") in flat(spec.alt)
     n = np.asarray(data["contexts"], dtype=float)
     for c in data["constants"].values():
         mla = np.asarray(c["mla_per_layer"], dtype=float)

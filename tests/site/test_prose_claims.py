@@ -134,3 +134,18 @@ WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "sev
 def test_a_demo_claim_box_names_its_figures_params(section, fig, sentence):
     """The ILLUSTRATIVE claim boxes that spell out a figure's demo sizes say what its spec builds."""
     assert sentence(article.spec(fig).params) in article.flat(article.prose(section))
+
+
+def test_s03_what_each_doubling_does_to_fig_03s_readouts(figure):
+    """§03: "each doubling of N quadruples the first two, doubles the decode step's reads and the cache,
+    and leaves the step's writes where they were"; and "Give each cell a modest 18 pixels"."""
+    text = article.flat(article.prose("03-attention-cost.md"))
+    assert ("each doubling of $N$ quadruples the first two, doubles the decode step's reads and the cache, and leaves "
+            "the step's writes where they were") in text
+    d = figure("fig-03")
+    assert d["growth"] == {"cells": 4.0, "prefill": 4.0, "reads": 2.0, "writes": 1.0, "cache": 2.0}
+    N = np.asarray(d["N"])
+    i, j = int(np.flatnonzero(N == 1024)[0]), int(np.flatnonzero(N == 2048)[0])
+    for key, g in (("cells", 4), ("prefill_flops", 4), ("decode_reads", 2), ("cache_elements", 2)):
+        assert d[key][j] == g * d[key][i], key
+    assert f"Give each cell a modest {d['constants']['px_per_cell']} pixels" in text

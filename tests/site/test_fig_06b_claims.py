@@ -173,8 +173,9 @@ def test_halving_beta_is_a_trade(data, prose, alt):
 
 
 def test_the_gated_memory_fades_and_trades(data, prose, alt):
-    assert ("The gated memory recalls its newest pairs as the delta rule does and lets older ones fade; at $n = d$ "
-            "its error is a little higher than the delta rule's") in prose
+    assert ("The gated memory recalls its newest pairs as the delta rule does, and its decay shrinks the older ones "
+            "toward nothing: at $n = 4d$ its oldest pairs' errors lie closer to 1, the error of a read of zero, than the "
+            "delta rule's. At $n = d$ its error is a little higher than the delta rule's") in prose
     assert "and at $n = 4d$ it is lower." in prose
     assert "The gated memory (α = 0.95) runs close to the delta rule with β = 1: a little above it at n = d, below it at n = 4d." in alt
     for w in widths(data):
@@ -184,6 +185,7 @@ def test_the_gated_memory_fades_and_trades(data, prose, alt):
         for n in w.ns[w.at(w.d):]:  # newest tenth recalled as the delta rule does; older ones fade
             assert abs(w.age("gated", n)[-1] - w.age("delta", n)[-1]) < 0.1, (w.d, n)
             assert w.age("gated", n)[0] > w.age("gated", n)[-1] + 0.3, (w.d, n)
+        assert abs(w.age("gated", 4 * w.d)[0] - 1) < abs(w.age("delta", 4 * w.d)[0] - 1), w.d  # closer to a read of zero
 
 
 def test_softmax_is_lowest_from_n_equals_d_but_not_exact(data, prose, alt):

@@ -14,10 +14,11 @@ from types import SimpleNamespace
 import yaml
 
 
-# (when it applies, which mark points at the mistake, what to say), first match wins. `f` holds
+# (when it applies, which mark points at the mistake, what to say), first match wins; the mark is
+# the parser's "problem" or "context" mark, or the "opening" bracket of the line's value. `f` holds
 # the parser's problem and context phrases (libyaml's or PyYAML's), the character at the problem
-# mark, whether that mark lies after the start of its line's text, and whether the parser wanted
-# a key (or the end of a block) there.
+# mark, whether that mark lies after the start of its line's text, whether the parser wanted a key
+# (or the end of a block) there, and the column of a bracket that opened the line's value.
 _RULES = (
     (lambda f: f.char == "\t" or "tab" in f.problem, "problem", "a tab character: YAML indents with spaces only"),
     (lambda f: "quoted scalar" in f.context and "end of stream" in f.problem, "context", "this quote is never closed"),
@@ -33,8 +34,8 @@ _RULES = (
      "a ': ' where the value cannot hold one: quote the value if the colon is part of it; "
      "a nested key goes under a key whose line ends with ':'"),
     (lambda f: f.block_end and f.opens is not None, "opening",
-     lambda char: "a value that starts with '{' or '[' is read as a mapping or list, which ends at its closing "
-                  "bracket: put the whole value in quotes (a {placeholder} at the start of a name needs them)"),
+     "a value that starts with '{' or '[' is read as a mapping or list, which ends at its closing "
+     "bracket: put the whole value in quotes (a {placeholder} at the start of a name needs them)"),
     (lambda f: f.block_end and f.char == "-", "problem",
      "a list item where a 'key: value' line was expected: indent the list under its key"),
     (lambda f: f.block_end and f.mid_line, "problem",
@@ -64,8 +65,8 @@ def explain(e: yaml.MarkedYAMLError, text: str) -> tuple[int, int, str]:
     for applies, which, said in _RULES:
         if applies(f):
             mark = (e.context_mark or pm) if which == "context" else pm
-            if which == "opening":
-                return pm.line + 1, f.opens + 1, said(char)
+            if which == "opening":  # the bracket that opened the value, where the quote goes
+                return pm.line + 1, f.opens + 1, said
             words = said(char) if callable(said) else said
             break
     if mark is None:

@@ -8,7 +8,7 @@ from k3explainer.site.placeholders import PlaceholderError, fill
 PARAMS = {
     "n": 8192, "beta": 0.85, "one": 1.0, "peak": 4.0e6, "within": 0.1, "x_min": -12, "seed": 5,
     "widths": [64, 128, 256], "factors": [1.0, 1.25, 1.5, 2.0], "tokens": ["I", "saw", "a", "cat"],
-    "demo": {"seed": 8, "gates": [0.95, 0.3]}, "label": "Delta rule", "on": True,
+    "demo": {"seed": 8, "gates": [0.95, 0.3]}, "label": "Delta rule", "on": True, "none": [],
 }
 
 
@@ -34,6 +34,7 @@ def test_placeholders_are_filled_from_params(text, filled):
     ("{widths.3}", "{widths.3}: params.widths is a list of 3; '3' is not an index into it"),
     ("{n.0}", "{n.0}: params.n is a single value, it has no '0'"),
     ("{on}", "{on}: True is not a number or text"),
+    ("{none}", "{none}: the list is empty: nothing to write"),
     ("{n:count}", "{n:count}: ':count' is for a list, and this is 8192"),
     ("{beta:d}", "{beta:d}: Unknown format code 'd'"),
 ])

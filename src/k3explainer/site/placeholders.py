@@ -72,6 +72,8 @@ def _format(value: Any, spec: str) -> str:
     if isinstance(value, list):
         if spec == "count":
             return str(len(value))
+        if not value:
+            raise ValueError("the list is empty: nothing to write")
         word = spec if spec in ("and", "or") else "and"
         items = [_format(v, "" if spec in ("and", "or") else spec) for v in value]
         return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from . import article
+from .project import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +150,16 @@ def test_s03_what_each_doubling_does_to_fig_03s_readouts(figure):
     for key, g in (("cells", 4), ("prefill_flops", 4), ("decode_reads", 2), ("cache_elements", 2)):
         assert d[key][j] == g * d[key][i], key
     assert f"Give each cell a modest {d['constants']['px_per_cell']} pixels" in text
+
+
+def test_s08_fig_08_has_four_pathways_three_in_colour(figure):
+    """§08: "as four pathways, three of them in colour" (blue, violet, orange), "in grey, the
+    projections and norms"; the figure's stepper and chips run over its data's pathways."""
+    text = article.flat(article.prose("08-kda.md"))
+    assert "passing through a KDA layer as four pathways, three of them in colour. In **blue**, intra-chunk" in text
+    assert "In grey, the projections and norms around them" in text
+    ids = [p["id"] for p in figure("fig-08")["diagram"]["pathways"]]
+    assert sorted(ids) == ["gate", "intra", "io", "state"]
+    css = (ROOT / "static" / "css" / "figures" / "fig-08-kda-pathways.css").read_text()
+    for path, colour in (("intra", "blue"), ("state", "violet"), ("gate", "orange"), ("io", "ink-3")):
+        assert f"--path-{path}: var(--{colour})" in css

@@ -133,7 +133,7 @@ def test_section_sentences_about_the_demo(data, prose):
 
 
 def test_section_sentences_about_the_balance_statistic(data, prose):
-    assert "[FIG 11](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars." in prose
+    assert "[FIG 11](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars (under them, on a phone)." in prose
     assert "Its router picks several experts per token" in prose and data["top_k"] > 1
     assert "Both shares sum to one over the experts, so an even load gives exactly one" in prose
     assert data["balance_even"] == 1.0

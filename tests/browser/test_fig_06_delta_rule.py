@@ -133,7 +133,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     fig.get_by_role("button", name="Next step").click()
     assert "fig-06.step=10" in page.url
     page.go_back()
-    page.wait_for_function("document.querySelector('#fig-06 .k3-stepper-readout').textContent.endsWith('error')")
+    page.wait_for_function("() => document.querySelector('#fig-06 .k3-stepper-readout').textContent.endsWith('error')")
     assert_step_shows(fig, kernel, 2, 1)
 
 

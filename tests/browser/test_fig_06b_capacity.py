@@ -174,10 +174,10 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     fig.get_by_role("radio", name="key width 16, a 16 by 16 state").click()
     assert_shows(page, kernel, 16, 24, m=3)
     page.go_back()
-    page.wait_for_function("document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 12 ')")
+    page.wait_for_function("() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 12 ')")
     assert_shows(page, kernel, 8, 12, m=3)
     page.go_forward()
-    page.wait_for_function("document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 24 ')")
+    page.wait_for_function("() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 24 ')")
     assert_shows(page, kernel, 16, 24, m=3)
     open_figure(page, site_url, FIG, "#fig-06b.d=4&fig-06b.n=100")  # a stale link: n clamps to d's grid
     assert_shows(page, kernel, 4, 16)

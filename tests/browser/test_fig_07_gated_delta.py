@@ -111,7 +111,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
     fig.get_by_role("button", name="Next step").click()
     assert "fig-07.step=7" in page.url
     page.go_back()
-    page.wait_for_function("document.querySelector('#fig-07 .k3-stepper-readout').textContent.endsWith('decay')")
+    page.wait_for_function("() => document.querySelector('#fig-07 .k3-stepper-readout').textContent.endsWith('decay')")
     assert_matches(fig, data, 0.5, 3, "decay")
 
 

@@ -169,7 +169,7 @@ def test_controls_by_mouse_and_drag(watched, site_url, kernel):
     got = assert_shows(page, kernel, "every", 1.0, d["switch_token"])
     assert f"fig-07b.token={d['switch_token']}" in got["url"]
     page.go_back()  # the whole drag was one history entry: back is α = 1 at the last token
-    page.wait_for_function("!location.hash.includes('token=')")
+    page.wait_for_function("() => !location.hash.includes('token=')")
     assert_shows(page, kernel, "every", 1.0, d["tokens"][-1])
 
 

@@ -185,7 +185,7 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     assert "fig-11b.a=0.3" in page.url
     assert_shows(page, kernel, 20, 0.3, 1.0, 10)
     page.go_back()
-    page.wait_for_function("K3.figure('fig-11b').state().a === 3")
+    page.wait_for_function("() => K3.figure('fig-11b').state().a === 3")
     assert_shows(page, kernel, 20, 3.0, 1.0, 10)
 
 
@@ -207,7 +207,7 @@ def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url)
     page.emulate_media(reduced_motion="reduce")
     assert page.evaluate("getComputedStyle(document.querySelector('#fig-11b .f11b-in')).transitionDuration") == "0s"
     page.set_viewport_size({"width": 390, "height": 800})  # a phone: nothing scrolls sideways
-    page.wait_for_function("document.querySelector('#fig-11b .f11b-chart').getAttribute('width') < 390")
+    page.wait_for_function("() => document.querySelector('#fig-11b .f11b-chart').getAttribute('width') < 390")
     assert page.evaluate("(() => { const f = document.getElementById('fig-11b'); return f.scrollWidth <= f.clientWidth; })()")
 
 

@@ -209,13 +209,13 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     assert "fig-12.q=6" in page.url and "fig-12.l=4" in page.url
     assert_shows(fig, kernel, 6, 4)
     page.go_back()
-    page.wait_for_function("document.querySelector('#fig-12 .k3-stepper-readout').textContent.includes('5 /')")
+    page.wait_for_function("() => document.querySelector('#fig-12 .k3-stepper-readout').textContent.includes('5 /')")
     assert_shows(fig, kernel, 5, 4)
     fig.get_by_label("Layers below").focus()
     page.keyboard.press("End")
     assert_shows(fig, kernel, 5, 8)
     page.go_back()
-    page.wait_for_function("document.querySelectorAll('#fig-12 .f12-row.is-absent').length === 4")
+    page.wait_for_function("() => document.querySelectorAll('#fig-12 .f12-row.is-absent').length === 4")
     assert_shows(fig, kernel, 5, 4)
 
 

@@ -128,7 +128,7 @@ def test_reading_layer_by_keys_tap_and_drag(watched, site_url, kernel):
     assert_shows(shown, kernel, 4)
     assert "Layer 4 reads" in shown["live"]
     page.go_back()  # the whole drag was one history entry: back is the tap's layer 8
-    page.wait_for_function("document.querySelector('#fig-12b .f12b-depth output').textContent.startsWith('layer 8')")
+    page.wait_for_function("() => document.querySelector('#fig-12b .f12b-depth output').textContent.startsWith('layer 8')")
     assert_shows(read(page), kernel, 8)
 
 
@@ -181,7 +181,7 @@ def test_state_comes_back_from_the_link_and_history(watched, site_url, kernel):
     page.locator("#fig-12b").get_by_role("radio", name="query aimed at layer 1's output").click()
     assert_shows(read(page), kernel, 32, "aligned", 7)
     page.go_back()
-    page.wait_for_function("document.querySelector('#fig-12b [role=radio][aria-checked=true]').textContent === 'random'")
+    page.wait_for_function("() => document.querySelector('#fig-12b [role=radio][aria-checked=true]').textContent === 'random'")
     assert_shows(read(page), kernel, 32, "random", 7)
 
 

@@ -163,3 +163,15 @@ def test_s08_fig_08_has_four_pathways_three_in_colour(figure):
     css = (ROOT / "static" / "css" / "figures" / "fig-08-kda-pathways.css").read_text()
     for path, colour in (("intra", "blue"), ("state", "violet"), ("gate", "orange"), ("io", "ink-3")):
         assert f"--path-{path}: var(--{colour})" in css
+
+
+def test_s05_a_positive_feature_map_leaves_no_two_keys_orthogonal():
+    """§05: "with a strictly positive feature map such as this section's, no two mapped keys are
+    orthogonal: every pair overlaps" — elu + 1 of any keys, even of keys that were orthogonal."""
+    from k3explainer.kernels import elu_plus_one
+
+    assert "with a strictly positive feature map such as this section's, no two mapped keys are orthogonal" \
+        in article.flat(article.prose("05-linear-attention.md"))
+    keys = np.r_[np.eye(4), -np.eye(4), np.random.default_rng(5).standard_normal((64, 4)) * 10]
+    phi = elu_plus_one(keys)
+    assert np.all(phi > 0) and np.all(phi @ phi.T > 0)

@@ -1,4 +1,4 @@
-/* K3W widgets: FIG 08's side panel — the same seeded tokens through Gated DeltaNet (one α for every
+/* K3W widgets: FIG 08's live demo (below the diagram) — the same seeded tokens through Gated DeltaNet (one α for every
  * channel) and through KDA (one α per channel), both states computed at build time by the kernels.
  * It lives here, not in the figure file, only to keep each file small; nothing else uses it.
  *

@@ -3,10 +3,13 @@
 Builds the site, opens it in Chromium with the figure column at both ends of each width band of
 `specs.RESERVE_WIDTHS` (a layout may switch inside a band), starts every figure and measures its
 default view and the states its spec lists under `reserve_for`; a band needs the largest of them.
-Prints the table; with
---write it records the heights (a few px of headroom, rounded up to 10) as each spec's `height`,
-so the page holds exactly that much room before a figure starts and nothing below it moves when
-it appears. Run it after changing a figure's layout; tests/browser/test_page.py checks the result.
+Then, at each viewport width of `estimates.SECTION_WIDTHS`, it lays every section out and measures
+its height. Prints both tables; with --write it records the figures' heights (a few px of
+headroom, rounded up to 10) as each spec's `height`, so the page holds exactly that much room
+before a figure starts and nothing below it moves when it appears, and the sections' heights as
+each section's `height`, so the page is as tall before the browser lays a section out as after.
+Run it after changing a figure's layout or a section's text; tests/browser/test_page.py and
+test_landing.py check the result.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from .browser import LAUNCH, serve
+from .site.estimates import SECTION_WIDTHS
 from .site.specs import RESERVE_WIDTHS
 
 HEADROOM = 6  # px: sub-pixel text metrics differ a little between runs and machines
@@ -37,6 +41,30 @@ MEASURE_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[d
 }))"""
 RESERVED_JS = """() => Object.fromEntries([...document.querySelectorAll('figure[data-src]')].map(f =>
   [f.id, parseFloat(getComputedStyle(f.querySelector('.fig-stage')).minHeight)]))"""
+# The math fonts, loaded as the runtime loads them once a formula nears the viewport: a formula
+# set in a fallback font is not the height it will be.
+MATH_FONTS_JS = r"""() => new Promise((resolve, reject) => {
+  if (document.getElementById('k3-math-fonts')) return document.fonts.ready.then(resolve);
+  const link = Object.assign(document.createElement('link'), {id: 'k3-math-fonts', rel: 'stylesheet', href: 'vendor/math/math-fonts.css'});
+  link.onerror = reject;
+  link.onload = () => Promise.all([
+    document.fonts.load('1em "Latin Modern Math Web"', 'x\u{1D465}'),
+    document.fonts.load('1em "Latin Modern Math Web"', '\u{1D400}\u2211'),
+    document.fonts.load('1em Temml', 'x')]).then(resolve, reject);
+  document.head.append(link); })"""
+# Each section's content height (what contain-intrinsic-size stands in for: its box without
+# padding and border), with every section laid out (`layOut`) or as the page has them: {id: px}
+# (laid out as a section near the viewport is: contained, so its last margin stays inside it)
+SECTION_HEIGHTS_JS = """layOut => {
+  const s = document.createElement('style');
+  s.textContent = 'section.section { content-visibility: visible !important; contain: layout style paint; }';
+  if (layOut) document.head.append(s);
+  const out = Object.fromEntries([...document.querySelectorAll('section.section')].map(el => {
+    const c = getComputedStyle(el), edges = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'];
+    return [el.id, edges.reduce((h, e) => h - parseFloat(c[e]), el.getBoundingClientRect().height)];
+  }));
+  s.remove();
+  return out; }"""
 ALL_READY_JS = "() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')"
 
 
@@ -115,27 +143,59 @@ def measure(url: str, reserve_for: dict[str, list[dict]]) -> dict[str, dict[int,
     return out
 
 
+def measure_sections(url: str) -> dict[str, dict[int, float]]:
+    """{section id: {viewport width: px of content}}, the math fonts loaded, no figure started
+    (each holds its reserved height, which its drawing fits)."""
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, dict[int, float]] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**LAUNCH)
+        page = browser.new_page()
+        page.goto(url)
+        page.evaluate(MATH_FONTS_JS)
+        for width in SECTION_WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            for sid, px in page.evaluate(SECTION_HEIGHTS_JS, True).items():
+                out.setdefault(sid, {})[width] = px
+        browser.close()
+    return out
+
+
 def reserved(used: float) -> int:
     return int(math.ceil((used + HEADROOM) / 10) * 10)
 
 
-def write_heights(spec: Path, heights: dict[int, int]) -> None:
-    """Replace the spec's `height:` (one line, or a mapping block) with one height per width."""
-    text = spec.read_text(encoding="utf-8")
-    block = "height:  # px reserved by figure width: python -m k3explainer.reserve --write\n" + "".join(
-        f"  {w}: {heights[w]}\n" for w in RESERVE_WIDTHS)
-    new, n = re.subn(r"^height:.*\n(?:[ \t]+.*\n)*", block, text, count=1, flags=re.M)
+def write_heights(path: Path, heights: dict[int, int], note: str) -> None:
+    """Replace the file's top-level `height:` (one line, or a mapping block) with one height per
+    width; a section's front matter without one gets it before its closing `---`."""
+    text = path.read_text(encoding="utf-8")
+    block = f"height:  # {note}: python -m k3explainer.reserve --write\n" + "".join(f"  {w}: {px}\n" for w, px in heights.items())
+    new, n = re.subn(r"^height:.*\n(?:[ \t]+.*\n)*", lambda _: block, text, count=1, flags=re.M)
+    if n == 0 and path.suffix == ".md":
+        new, n = re.subn(r"\A(---\n.*?)^---$", lambda m: m[1] + block + "---", text, count=1, flags=re.M | re.S)
     if n != 1:
-        raise ValueError(f"{spec}: no top-level `height:` to replace")
-    spec.write_text(new, encoding="utf-8")
+        raise ValueError(f"{path}: no top-level `height:` to replace")
+    path.write_text(new, encoding="utf-8")
+
+
+def section_files(content: Path) -> dict[str, Path]:
+    """{section id: its file}, from each front matter's `id:` line."""
+    found = {}
+    for path in sorted(content.glob("*.md")):
+        front = re.match(r"---\n(.*?)^---$", path.read_text(encoding="utf-8"), flags=re.M | re.S)
+        sid = front and re.search(r"^id:\s*(\S+)\s*$", front[1], flags=re.M)
+        if sid:
+            found[sid[1].strip("'\"")] = path
+    return found
 
 
 def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", type=Path, default=Path.cwd(), help="the project (default: the current folder)")
-    ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml")
+    ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml and in each section's front matter")
     ap.add_argument("--figure", action="append", metavar="fig-NN",
-                    help="only this figure (repeatable); the others are neither printed nor written")
+                    help="only this figure (repeatable); the other figures and the sections are neither printed nor written")
     args = ap.parse_args(argv)
     from .site.errors import Diagnostics
     from .site.pipeline import Project, build
@@ -156,16 +216,30 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         server, url = serve(site)
         try:
             used = measure(url, reserve_for)
+            used = {fid: px for fid, px in used.items() if fid in chosen}
+            print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px needed by the default view and reserve_for states, by figure width)")
+            for fid in sorted(used):
+                print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
+                if args.write:
+                    write_heights(root / "content" / "figures" / f"{fid}.yaml",
+                                  {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS}, "px reserved by figure width")
+            if args.write:
+                print(f"wrote the heights of {len(used)} specs (+{HEADROOM} px, rounded up to 10)")
+            if args.figure:  # a figure's own run: the sections are left as they are
+                return 0
+            if args.write:  # the sections hold the figures' new heights
+                build(Project(root), site)
+            tall = measure_sections(url)
         finally:
             server.shutdown()
-    print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px needed by the default view and reserve_for states, by figure width)")
-    used = {fid: px for fid, px in used.items() if fid in chosen}
-    for fid in sorted(used):
-        print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
+    print("section              " + "".join(f"{w:>7}" for w in SECTION_WIDTHS) + "   (px of content before layout, by viewport width)")
+    files = section_files(root / "content")
+    for sid, px in tall.items():
+        print(f"{sid:<20} " + "".join(f"{px[w]:>7.0f}" for w in SECTION_WIDTHS))
         if args.write:
-            write_heights(root / "content" / "figures" / f"{fid}.yaml", {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS})
+            write_heights(files[sid], {w: round(px[w]) for w in SECTION_WIDTHS}, "px before layout, by viewport width")
     if args.write:
-        print(f"wrote the heights of {len(used)} specs (+{HEADROOM} px, rounded up to 10)")
+        print(f"wrote the heights of {len(tall)} sections")
     return 0
 
 

@@ -109,7 +109,7 @@ def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
 def test_play_runs_and_pauses(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, EMPTY)
-    play = fig.get_by_role("button", name="Play")  # a toggle: one name, its state in aria-pressed
+    play = fig.get_by_role("button", name="Play or pause the decode steps")  # a toggle: one name, its state in aria-pressed
     play.click()
     assert play.get_attribute("aria-pressed") == "true"
     page.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % (kernel["P"] + 1))

@@ -249,7 +249,7 @@ def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # a long run from the start, so it cannot end mid-test
     readout = fig.locator(".k3-stepper-readout")
-    play = fig.get_by_role("button", name="Play through the tokens")
+    play = fig.get_by_role("button", name="Play or pause the walk through the tokens")
     play.click()
     assert play.get_attribute("aria-pressed") == "true"
     wait_until(page, lambda: readout.inner_text().endswith("error"))
@@ -287,7 +287,7 @@ def test_play_from_the_opening_view_runs_to_the_end_and_then_replays_from_the_st
     tok = data["open_at"]["token"]
     T = len(data["steps"])
     fig = open_figure(page, site_url, FIG)
-    readout, play = fig.locator(".k3-stepper-readout"), fig.get_by_role("button", name="Play through the tokens")
+    readout, play = fig.locator(".k3-stepper-readout"), fig.get_by_role("button", name="Play or pause the walk through the tokens")
     assert readout.inner_text() == f"token {tok} / {T} · {data['open_at']['stage']}"
     page.evaluate(RUN_LOG_JS)
     play.click()

@@ -51,6 +51,9 @@ class FrontMatter(BaseModel):
     title: str = Field(min_length=3)
     stage: str = Field(min_length=2, max_length=24)
     summary: str = Field(min_length=10)
+    # px the section's content takes before it is laid out, by viewport width (estimates.py):
+    # measured and written by `k3explainer reserve --write`, never typed
+    height: dict[StrictInt, StrictInt] | None = None
 
 
 @dataclass

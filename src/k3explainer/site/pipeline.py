@@ -21,6 +21,7 @@ from .memo import Memo
 from .output import write_atomic
 from .project import THEME, Project
 from .render import FigureView, environment, render_page
+from .estimates import estimate_css
 from .specs import check_parts, load_specs, reserve_css
 from .suggest import did_you_mean
 
@@ -245,7 +246,9 @@ def _concat_css(folders: list[Path], memo: Memo, reserve: bool = False) -> bytes
     frames, then the reserved-height rules generated from specs.RESERVE_WIDTHS) or widgets.css
     (what widgets.js draws; it loads with widgets.js, and each figure's own sheet with the figure)."""
     parts = tuple((name, memo.files.bytes(p)) for name, p in _layered(folders, "*.css"))
-    tail = [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode()] if reserve else []
+    tail = [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode(),
+            b"/* section heights before layout, by viewport width (estimates.estimate_css) */\n" + estimate_css().encode()
+            ] if reserve else []
     return memo.get(("css", tuple(folders)), parts, lambda: b"\n".join(
         [f"/* {name} */\n".encode() + data for name, data in parts] + tail))
 

@@ -9,6 +9,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from .content import Section, Site
+from .estimates import section_style
 from .facts import Facts
 from .memo import Memo
 from .specs import Spec
@@ -56,6 +57,7 @@ def environment(templates: list[Path], memo: Memo | None = None) -> Environment:
         env = Environment(loader=_Loader(templates), autoescape=select_autoescape(["html"]),
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
         env.filters["keep_short_brackets"] = keep_short_brackets
+        env.filters["section_style"] = section_style
         return env
 
     if memo is None:

@@ -29,7 +29,7 @@
         },
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
-      var player = W.player({ ctx: ctx, label: "Play the decode steps", last: COUNT - 1,
+      var player = W.player({ ctx: ctx, what: "the decode steps", last: COUNT - 1,
         at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
       stepper.node.appendChild(player.node);
       var toggle = el("button", { type: "button", class: "k3-btn f04-switch", role: "switch", "aria-checked": "false",

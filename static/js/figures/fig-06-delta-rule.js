@@ -40,7 +40,7 @@
       /* Play carries on from where the reader is (the opening view: token 5 → the end) and stops as
        * the last stage lands, the button back to Play in that same moment, so the next press
        * replays from token 1 (the player starts over from the end) and never pauses a finished run */
-      var player = K3W.player({ ctx: ctx, label: "Play through the tokens",
+      var player = K3W.player({ ctx: ctx, what: "the walk through the tokens",
         at: function () { return ctx.get().step; }, last: N - 1,
         go: function (s) { ctx.set({ step: s }, "play"); if (s >= N - 1) player.stop(); } });
       var stages = W.choice({

@@ -41,7 +41,7 @@
       stepper.node.classList.add("f08-stepper");
       // the readout is as wide as its longest label (monospace), so ▶ stays put while stepping
       stepper.node.style.setProperty("--widest", Math.max.apply(null, W.range(P.length + 1, function (i) { return stepLabel(i).length; })) + "ch");
-      var player = W.player({ ctx: ctx, label: "Play through the pathways", last: P.length,
+      var player = W.player({ ctx: ctx, what: "the walk through the pathways", last: P.length,
         at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
       stepper.node.appendChild(player.node);
       var chips = P.map(function (p) {

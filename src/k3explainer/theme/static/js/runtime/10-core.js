@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 1 of 6: the namespace, the registries and the script loader.
+/* k3explainer runtime, part 1 of 7: the namespace, the registries and the script loader.
  *
  * The runtime is everything cross-cutting, so figure components stay small. Its parts live in
  * static/js/runtime/ and the build joins them, in file-name order, into one assets/k3.js:
@@ -7,6 +7,7 @@
  *   30-state      the state types a component declares (int, num, bool, oneOf, subset, pattern)
  *   40-figures    the figure lifecycle: start, restore, narrate, pause/resume off-screen, destroy
  *   50-symbols    symbol links: elements sharing data-sym light up together (equations ↔ figures)
+ *   55-landing    every move lands: the view holds still as the page settles; links glide to their target
  *   60-page       journey strip, in-page links, sideways scrollers, copy link, print, math fonts
  * Scripts are classic and loaded by <script src> so the site also works from file://.
  */

@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 2 of 6: the URL hash.
+/* k3explainer runtime, part 2 of 7: the URL hash.
  *
  * "#deltanet&fig-02.row=3&fig-06.step=2": an anchor plus per-figure keys. One history rule for
  * every figure: a discrete action (a click, a key) adds a history entry; a continuous one (a drag,

@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 3 of 6: the state types a figure declares.
+/* k3explainer runtime, part 3 of 7: the state types a figure declares.
  *
  * A component's `state(data)` returns {key: type}. Each type turns the URL's text into a valid
  * value (clamped, or the default when it cannot be read), back into text, and compares values;

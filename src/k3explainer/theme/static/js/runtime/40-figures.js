@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 4 of 6: the figure lifecycle, owned here and nowhere else.
+/* k3explainer runtime, part 4 of 7: the figure lifecycle, owned here and nowhere else.
  *
  *   not started ──(nears the viewport, or a link restores it)──▶ starting ──▶ ready
  *   ready: on-screen ⇄ off-screen (view.pause / view.resume); destroy() releases everything

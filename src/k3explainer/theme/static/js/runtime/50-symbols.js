@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 5 of 6: symbol links. Elements sharing data-sym light up together, so
+/* k3explainer runtime, part 5 of 7: symbol links. Elements sharing data-sym light up together, so
  * hovering or focusing a symbol in an equation lights the figure part it names, and back. */
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-/* k3explainer runtime, part 6 of 6: the page around the figures — the journey strip and in-page
+/* k3explainer runtime, part 7 of 7: the page around the figures — the journey strip and in-page
  * links, keyboard access to sideways scrollers, "Copy link", printing, math fonts on demand, and
  * the start of it all (including a shared link's jump to its anchor). */
 (function () {
@@ -8,11 +8,11 @@
   function goTo(id, push) {
     var target = document.getElementById(id);
     if (!target) return;
-    target.scrollIntoView({ behavior: K3.reducedMotion() ? "auto" : "smooth", block: "start" });
+    hash.write(id, hash.read().state, push);
+    internal.glide(target);  // 55-landing: it arrives even where the page settles on the way
     var heading = target.querySelector("h2") || target;
     heading.setAttribute("tabindex", "-1");
     heading.focus({ preventScroll: true });
-    hash.write(id, hash.read().state, push);
   }
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest('a[href^="#"]');
@@ -214,6 +214,7 @@
       resizeTimer = setTimeout(function () { markScrollers(document); }, 150);
     });
     internal.watchFigures();
+    internal.keepView();
     watchJourney();
     jumpToAnchor();
   }
@@ -230,7 +231,7 @@
     var restored = Object.keys(h.state).map(function (id) { return document.getElementById(id); })
       .filter(function (f) { return f && f.matches("figure[data-src]"); });
     var jumped = false;
-    function jump() { if (!jumped) { jumped = true; target.scrollIntoView({ behavior: "instant" }); } }
+    function jump() { if (!jumped) { jumped = true; internal.glide(target, true); } }
     var ready = restored.map(internal.initFigure);
     if (document.querySelector("math")) ready.push(mathFontsReady());
     function afterPaint() { requestAnimationFrame(function () { requestAnimationFrame(jump); }); }

@@ -315,7 +315,7 @@ BUBBLE_JS = """() => {
     for (const [i, j] of [[0, 1], [Math.min(1, last), 1], [last, 1], [0, n - 1], [last, n - 1]]) {
       const td = rows[i].cells[j];
       if (td.tagName !== 'TD' || !td.querySelector('.k3-heat-n')) continue;
-      td.focus();
+      td.focus({preventScroll: true});  // the labels' boxes above stay where they were read
       const b = td.querySelector('.k3-heat-n').getBoundingClientRect();
       opened += b.width > 10;
       for (const l of labels) {

@@ -79,7 +79,7 @@ def test_every_journey_stage_lands_from_the_top_of_a_fresh_page(watched, site_ur
         box = page.evaluate(BOX_JS, title_of(stage))
         if not in_view_below_strip(box):
             missed[stage] = box
-        assert page.url.endswith("#" + stage)
+        assert page.url.split("#")[1].split("&")[0] == stage  # a figure in view may add its state after it
     assert missed == {}
 
 

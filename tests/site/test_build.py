@@ -128,9 +128,10 @@ def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
 
 def test_first_view_stays_within_budget(compiled):
     _, summary = compiled
-    # a guard against regressions, ~3 % above today's 95.4 KB (the widgets' styles left the first
-    # view); the budget, 80 KB, is issue #16's and needs a decision about the article (README)
-    assert summary.first_view_gzip <= 98_500
+    # a guard against regressions, ~1 % above today's 101.3 KB (issue #33 added 1.7 KB of measured
+    # section heights and 1.5 KB of scroll anchoring); the budget, 80 KB, is issue #16's and needs
+    # the shorter article of issue #36 (README)
+    assert summary.first_view_gzip <= 102_500
 
 
 def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):

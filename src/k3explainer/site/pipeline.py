@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from .content import Section, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
+from .estimates import estimate_css
 from .facts import project_facts
 from .figdata import build_figure_data, dumps, markdown_paths, with_html
 from .headstart import HeadStart
@@ -21,7 +22,6 @@ from .memo import Memo
 from .output import write_atomic
 from .project import THEME, Project
 from .render import FigureView, environment, render_page
-from .estimates import estimate_css
 from .specs import check_parts, load_specs, reserve_css
 from .suggest import did_you_mean
 
@@ -243,7 +243,8 @@ def _layered(folders: list[Path], pattern: str) -> list[tuple[str, Path]]:
 
 def _concat_css(folders: list[Path], memo: Memo, reserve: bool = False) -> bytes:
     """One sheet from folders of small ones, in name order: site.css (the page and the figure
-    frames, then the reserved-height rules generated from specs.RESERVE_WIDTHS) or widgets.css
+    frames, then the figures' reserved heights and the sections' heights before layout, generated
+    from specs.RESERVE_WIDTHS and estimates.SECTION_WIDTHS) or widgets.css
     (what widgets.js draws; it loads with widgets.js, and each figure's own sheet with the figure)."""
     parts = tuple((name, memo.files.bytes(p)) for name, p in _layered(folders, "*.css"))
     tail = [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode(),

@@ -4,7 +4,35 @@ All counts come from `gpt2_params` (the kernel's exact breakdown); the builder o
 into the boxes the figure draws and checks that the groups add up to the kernel's total and to the
 published totals in facts.yaml (both vocabularies).
 """
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
 from k3explainer.kernels import gpt2_params
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_layer: int = Field(ge=1)  # L: Transformer blocks, drawn as one stacked box ×L
+    n_head: int = Field(ge=1)  # H: attention heads, each n_embd / H wide
+    n_embd: int = Field(ge=1)  # d: residual-stream width (a multiple of n_head)
+    n_ctx: int = Field(ge=1)  # context length: rows of the position embedding wpe
+    vocab_size: int = Field(ge=1)  # V: rows of wte, columns of the logits (the published total uses 50257)
+    vocab_size_padded: int = Field(ge=1)  # nanoGPT's padded V (a multiple of 64) for the second total
+    mlp_ratio: int = Field(ge=1)  # MLP hidden width = mlp_ratio × n_embd
+    activation: Literal["gelu"]  # the MLP box is labelled GELU; it has no parameters of its own
+    tied_lm_head: bool  # the LM head reuses wte (adds no parameters) or has its own matrix
+    seq_len_shown: int = Field(ge=1)  # T: the sequence length the activation shapes are drawn for (≤ n_ctx)
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.n_embd % self.n_head:
+            raise ValueError(f"n_embd {self.n_embd} is not divisible by n_head {self.n_head}")
+        if self.seq_len_shown > self.n_ctx:
+            raise ValueError(f"seq_len_shown {self.seq_len_shown} is longer than n_ctx {self.n_ctx}")
+        if self.vocab_size_padded < self.vocab_size:
+            raise ValueError(f"vocab_size_padded {self.vocab_size_padded} is below vocab_size {self.vocab_size}")
+        return self
 
 
 def _shape(*dims) -> str:

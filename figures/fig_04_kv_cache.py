@@ -6,7 +6,10 @@ each decode step come from `decode_with_kv_cache`; the full causal pass from
 that pass's row. The fixed-size comparison is linear attention's d×d state φ(K)ᵀV (§05), whose
 size and per-step traffic come from `mechanism_costs`.
 """
+from typing import Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from k3explainer.kernels import (
     causal_softmax_attention,
@@ -19,6 +22,15 @@ from k3explainer.kernels import (
     mechanism_costs,
     reassociate,
 )
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    prompt: list[StrictStr] = Field(min_length=1)  # prefilled in one pass; quote on/off/yes/no: YAML reads a boolean
+    continuation: list[StrictStr] = Field(min_length=1)  # made-up tokens, decoded one per step (quote them likewise)
+    d_model: int = Field(ge=1)  # D: the head's width, so the cache tables have D rows
+    n_heads: Literal[1]  # the figure draws one head's cache (and one d×d state)
+    seed: int  # q, k, v from default_rng(seed)
 
 
 def _tokens(params: dict) -> tuple[list[str], list[str]]:
@@ -41,7 +53,9 @@ def build(params: dict, facts) -> dict:
 
     dec = decode_with_kv_cache(q, k, v, n_prefill=P)
     full, _ = causal_softmax_attention(q, k, v)
-    state_cost = lambda n: mechanism_costs("linear", "decode", n, d_h=D, heads=1)
+
+    def state_cost(n):  # the fixed-size state's kept elements and per-step traffic after n tokens
+        return mechanism_costs("linear", "decode", n, d_h=D, heads=1)
 
     # the fixed-size state's own output for each token: read through S (recurrent) and, to check it,
     # the same rows of the full causal linear pass (parallel form); linear attention, not softmax

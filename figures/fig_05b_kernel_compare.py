@@ -5,9 +5,34 @@ builder ships both kernels at every angle (`similarity_kernels`) and, for eight 
 directions scaled to r, the attention weights each kernel gives. Values are rounded to five
 significant digits to keep the data small (the page shows at most four).
 """
+from typing import Annotated, Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import similarity_kernels
+
+Length = Annotated[float, Field(gt=0)]  # a key's length r: positive, so the key has a direction
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    d: Literal[2]  # vector width: the figure sweeps a key around the 2-D circle
+    query: list[float] = Field(min_length=2, max_length=2)  # the fixed query q, one entry per dimension
+    key_length_default: Length  # the slider opens at the grid length nearest this
+    key_length_range: list[Length] = Field(min_length=2, max_length=2)  # [shortest, longest] r on the slider
+    key_length_step: float = Field(gt=0)  # the slider's step: one slice of data per length on the grid
+    angle_samples: int = Field(ge=2)  # angles from −180° to 180° inclusive (73: every 5°)
+    n_keys: int = Field(ge=1)  # seeded key directions the two kernels' normalised weights are shown for
+    seed: int  # key directions uniform from default_rng(seed)
+
+    @model_validator(mode="after")
+    def _in_range(self):
+        lo, hi = self.key_length_range
+        if not lo <= self.key_length_default <= hi:
+            raise ValueError(f"need key_length_range[0] ≤ key_length_default ≤ key_length_range[1], "
+                             f"got {lo}, {self.key_length_default}, {hi}")
+        return self
 
 
 def _r(x, digits=5):

@@ -1,10 +1,53 @@
 """FIG 06 · The delta rule on a 4×4 key-major state: every stage of every token, the read-back
 identity and the chunked (WY / UT) form's agreement, all from the kernels."""
+from typing import Literal, get_args
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import default_scale, delta_rule, delta_rule_chunked, l2_normalize
 
-STAGES = ("read", "error", "write", "state")  # the four stages of a token, named as the component names them
+Stage = Literal["read", "error", "write", "state"]
+STAGES = get_args(Stage)  # the four stages of a token, named as the component names them
+
+
+class RepeatKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: int = Field(ge=2)  # 1-based: this token's key is replaced by an earlier token's
+    key_of: int = Field(ge=1)  # 1-based: the earlier token whose key is reused (key_of < token)
+
+    @model_validator(mode="after")
+    def _earlier(self):
+        if not self.key_of < self.token:
+            raise ValueError(f"key_of {self.key_of} must be an earlier token than token {self.token}")
+        return self
+
+
+class OpenAt(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: int = Field(ge=1)  # 1-based token the stepper opens on (≤ n_tokens)
+    stage: Stage  # the stage of that token it opens on
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: int  # q, k, v from default_rng(seed)
+    d: int = Field(ge=1)  # key = value width: the state is d × d, drawn whole
+    beta: float = Field(gt=0, le=1)  # write strength β, the same for every token (real models: σ(·) per token)
+    n_tokens: int = Field(ge=1)  # T: tokens written one after another
+    unit_norm_keys: bool = True  # scale q and k to unit length (then q = k reads back exactly βv)
+    repeat_key: RepeatKey | None = None  # one token reusing an earlier key with a new value: an overwrite
+    open_at: OpenAt | None = None  # the step the figure opens on (none: token 1's read)
+    chunk_size: int = Field(ge=1)  # C of the chunked WY / UT form checked against the recurrence
+    precision: int = Field(default=3, ge=1, le=6)  # decimals shown; a write moving a cell by half of one changes it
+
+    @model_validator(mode="after")
+    def _tokens_exist(self):
+        for name, token in (("repeat_key.token", self.repeat_key and self.repeat_key.token),
+                            ("open_at.token", self.open_at and self.open_at.token)):
+            if token and token > self.n_tokens:
+                raise ValueError(f"{name} {token} is beyond the {self.n_tokens} tokens")
+        return self
 
 
 def inputs(params: dict):

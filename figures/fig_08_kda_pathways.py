@@ -1,14 +1,37 @@
 """FIG 08 · KDA module pathways: the diagram of one chunk (nodes, edges, shapes and exact update
-equations per KERNELS.md §6) and a live demo of gated delta (one α) against KDA (per-channel α).
+equations per docs/kernels.md §6) and a live demo of gated delta (one α) against KDA (per-channel α).
 
 The diagram is drawing data: positions on a grid, a pathway per element (intra = blue, state =
 violet, gate = orange, io = projections and norms). Equations are inline Markdown (`*_md`), which
 the pipeline renders to MathML at build time. The demo numbers come from `kda`, `kda_chunked`
 and `gated_delta_rule` on seeded inputs.
 """
+from typing import Annotated
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import gated_delta_rule, kda, kda_chunked, l2_normalize
+
+
+class Demo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: int  # q, k, v from default_rng(seed)
+    n_tokens: int = Field(ge=1)  # T: a whole number of chunks (build checks n_tokens % chunk_tokens == 0)
+    beta: float = Field(gt=0, le=1)  # write strength β = σ(·), the same for every token
+    alpha_scalar: float = Field(gt=0, le=1)  # Gated DeltaNet's one decay α for every channel (log taken: > 0)
+    alpha_channels: list[Annotated[float, Field(gt=0, le=1)]]  # KDA's α per key channel: exactly d_k values
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    chunk_tokens: int = Field(ge=1)  # C: tokens per chunk, for kda_chunked and the diagram's "C"
+    d_k: int = Field(ge=1)  # key channels of the demo's state (and its number of per-channel gates)
+    d_v: int = Field(ge=1)  # value channels: the demo's states are d_k × d_v
+    zoom_min: float = Field(gt=0, le=1)  # the diagram's camera zoom range; it opens at zoom 1, so min ≤ 1 ≤ max
+    zoom_max: float = Field(ge=1)
+    demo: Demo  # the live demo: scalar gate (gated delta) vs per-channel gates (KDA) on one seeded input
+
 
 # Two grids of the same diagram, both read by the lane router (static/js/widgets/86-lanes.js):
 # "wide" flows left to right (layer = column, track = row), "tall" flows top to bottom for phones

@@ -6,12 +6,34 @@ Two sets of constants are shipped, and the component switches between them with 
 The component toggles layers and sums the per-layer values shipped here; every per-layer value
 is computed by `k3explainer.kernels.costs` for each context length on the slider.
 """
+from typing import Literal, get_args
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory
 
 MAX_LAYERS = 96  # the layer-count stepper's range; K3's 93 layers fit
-PRESETS = {"all-MLA", "all-KDA", "3:1", "K3"}  # the component knows how to lay out each
+Preset = Literal["all-MLA", "all-KDA", "3:1", "K3"]  # quote "3:1": YAML 1.1 reads a bare 3:1 as the number 181
+PRESETS = set(get_args(Preset))  # the component knows how to lay out each
+
+
+class Toy(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    d_h: int = Field(ge=1)  # KDA head dimension: each head's state is d_h × d_h elements
+    heads_per_layer: int = Field(ge=1)  # KDA heads per layer
+    mla_elements_per_token: int = Field(ge=1)  # MLA latent per token per layer (no shared key channel in the toy)
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_layers: int = Field(ge=1, le=MAX_LAYERS)  # the stack the figure opens with
+    initial_pattern: list[Literal["KDA", "MLA"]] = Field(min_length=1)  # one macrocycle: KDA layers, then one MLA
+    n_tokens: int = Field(ge=1)  # the context the slider opens at: a power of two between min and max
+    n_tokens_min: int = Field(ge=1)  # the slider's powers of two run from here (a power of two) ...
+    n_tokens_max: int = Field(ge=1)  # ... to here, which must be K3's context (facts kimi_k3.context)
+    toy: Toy  # ILLUSTRATIVE sizes for the all-MLA, all-KDA and 3:1 presets; the K3 preset's come from the facts
+    presets: list[Preset] = Field(min_length=1)  # the preset buttons, in order
 
 
 def _context_grid(n_min: int, n_max: int, n_default: int) -> list[int]:

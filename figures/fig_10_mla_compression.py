@@ -2,6 +2,7 @@
 a check that the absorbed form (attention over the latents) gives the same output as attention on
 rebuilt keys and values, and what MLA gives up: the rank of all heads' keys together is at most d_c."""
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import (
     causal_softmax_attention,
@@ -14,6 +15,27 @@ from k3explainer.kernels import (
     mla_reconstruct,
     mqa_cache_per_token,
 )
+
+
+class Demo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: int  # x, W_DKV, W_UK, W_UV, q from default_rng(seed); the rank check's W_K, W_V from seed + 1
+    n_tokens: int = Field(ge=1)  # T: the query tokens ← → steps through
+    d_model: int = Field(ge=1)  # D: width of x (W_DKV and W_K, W_V are scaled by 1/√D)
+    d_c: int = Field(ge=1)  # latent width: all the cache holds per token, and the bound on the keys' rank
+    n_heads: int = Field(ge=1)  # H
+    d_head: int = Field(ge=1)  # d: each head's key and value width
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    d_model: int = Field(ge=1)  # ILLUSTRATIVE model width for the bars; must equal n_heads · d_head
+    d_c: int = Field(ge=1)  # MLA's latent width: the elements it caches per token per layer
+    n_heads: int = Field(ge=1)  # query (and MHA's kv) heads
+    d_head: int = Field(ge=1)  # key and value width per head
+    n_kv_heads: int = Field(ge=1)  # GQA's shared kv heads
+    bytes_per_element: int = Field(ge=1)  # 2 for bf16: elements → bytes on the bars
+    demo: Demo  # the small seeded MLA layer of the equality and rank checks
 
 
 def _cache_rows(p: dict) -> list[dict]:

@@ -1,7 +1,10 @@
 """FIG 11 · Router → top-k experts: router scores as dot products with seeded expert centroids,
 top-k selection, renormalised gate weights, the mixed output, per-expert load and a balance
 statistic — with and without a selection-only balancing bias — plus K3's headline numbers."""
+from typing import Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from k3explainer.kernels import (
     expert_load,
@@ -17,6 +20,22 @@ from k3explainer.kernels import balance_shares
 # (its display reads "L_aux = α·N·Σ f_i P_i") with α = 1; `switch_balance_loss` computes it.
 BALANCE_FACT = "moe.switch_aux_loss"
 BALANCE_FORMULA = "N·Σ f_i P_i"
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[StrictStr] = Field(min_length=1)  # the batch; quote on/off/yes/no: YAML would read a boolean
+    feature_dim: int = Field(ge=1)  # D: width of each token's features and of each expert centroid
+    n_experts: int = Field(ge=1)  # E routed experts (build checks top_k ≤ n_experts)
+    top_k: int = Field(ge=1)  # routed experts chosen per token
+    n_shared: int = Field(ge=1)  # shared experts every token sees (fused into one MLP n_shared times as wide)
+    score_func: Literal["sigmoid", "softmax"]  # router score s_e of the dot product x·c_e (kernels.router_scores)
+    renormalize: Literal[True]  # gates g_e = s_e ÷ Σ chosen s: every text of the figure says so
+    balance_statistic: Literal["switch"]  # Switch Transformer's N·Σ f_i P_i, the only one defined
+    seed: int  # features, centroids and expert weights from default_rng(seed)
+    expert_hidden: int = Field(ge=1)  # F: each SwiGLU expert's hidden width
+    bias_gamma: float = Field(gt=0)  # γ: the size of the one selection-only bias step
+    precision: int = Field(ge=1, le=6)  # decimals the figure shows (scores, gates, the statistic)
 
 
 def _routing(x, W_router, experts, shared, top_k, params, bias=None) -> dict:

@@ -1,12 +1,55 @@
 """FIG 13 · Kimi K3 map: the layer stack from the published counts, stat tiles, and SiTU vs SiLU."""
+from typing import Annotated, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import hybrid_layout, k3_derived, silu, situ
 
 from .editorial import cited_facts
 
 DIGITS = 5  # curve samples are shipped rounded; the page shows at most 3 decimals
+
+Text = Annotated[str, Field(pattern=r"\S")]  # editorial text: non-blank (checked_items-style), may cite {{facts}}
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]  # a section's anchor: the link is [§](#slug)
+
+
+class Situ(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    x_min: int  # the plot's left end; an int, so the constants list shows "-12", not "-12.0"
+    x_max: int  # ... and its right end, past β so SiTU's ceiling shows
+    samples: int = Field(ge=2)  # points of np.linspace(x_min, x_max, samples): at least two make a line
+    beta: float = Field(gt=0)  # SiTU's ceiling β (fixed, not learned: the value kimi_k3.situ cites)
+    beta_lin: float = Field(gt=0)  # the up branch's cap β_lin: shipped with the curve data, not plotted
+
+    @model_validator(mode="after")
+    def _range(self):
+        if not self.x_min < self.x_max:
+            raise ValueError(f"x_min {self.x_min} must be below x_max {self.x_max}")
+        return self
+
+
+class Component(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    # the map part it highlights: one per count the builder computes (its `stats`)
+    id: Literal["embedding", "kda", "gated-mla", "layout", "dense-ffn", "latent-moe", "attnres", "lm-head", "context"]
+    label: Text  # the button's and the panel's heading
+    section: Slug  # the article section the panel links to
+    text: Text  # the panel's explanation (Markdown, {{fact}} references resolved by the pipeline)
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    dense_layers: int = Field(default=1, ge=1)  # leading layers with a dense MLP (K3: the first); the rest are MoE
+    situ: Situ  # the SiTU-vs-SiLU plot beside the panel
+    components: list[Component] = Field(min_length=1)  # the buttons, in order; each opens one panel
+
+    @model_validator(mode="after")
+    def _unique(self):
+        ids = [c.id for c in self.components]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"components: duplicate id among {ids}")
+        return self
 
 
 def layer_stack(facts, dense_layers: int) -> dict:

@@ -1,6 +1,9 @@
 """FIG 14 · The evolution map: one node per step, each with its wall, fix, price and year (texts from the spec,
 years from the facts file)."""
 from collections import Counter
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .editorial import checked_items, cited_facts
 
@@ -16,6 +19,35 @@ OTHER = {  # what a wall sentence may name instead: waste rather than one of the
 TAGS = {"recomputation": "Recompute"}  # shorter tags under the overview's dots, where a label is too wide
 ENDS = {"start": "Start", "all": "All four"}  # the first node is the start; the last gathers all four walls
 FIELDS = ("id", "title", "section", "year", "dated", "wall", "fix", "price")
+
+Text = Annotated[str, Field(pattern=r"\S")]  # editorial text: non-blank (checked_items), may cite {{facts}}
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]  # an id or a section anchor: the link is #slug
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: Slug  # unique: names the node in the chain and the tests
+    title: Text  # the node's heading
+    section: Slug  # the article section "Read the section" links to (the build checks it exists)
+    # a fact with a year: "key" (its number) or "key:part" (one of its numbers); year_of checks the value
+    year: str = Field(pattern=r"^[a-z0-9_]+\.[a-z0-9_]+(:[a-z0-9_]+)?$")
+    dated: Text  # what that year dates (the paper, the release, ...), shown beside it
+    wall: Text  # "Memory: …": the wall named first (one of WALLS or OTHER); the first and last node may name none
+    fix: Text  # what the step adopted
+    price: Text  # what the fix cost
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note: Text  # shown under the chain: it follows the argument, not the calendar
+    nodes: list[Node] = Field(min_length=2)  # the chain in the argument's order: a start, steps, the final node
+
+    @model_validator(mode="after")
+    def _unique(self):
+        ids = [n.id for n in self.nodes]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"nodes: duplicate id among {ids}")
+        return self
 
 
 def wall_of(text: str, index: int, count: int) -> str:

@@ -11,7 +11,10 @@ Two grids of C: powers of two (the slider and the readouts) and a finer geometri
 `per_octave` points per doubling (the curves), which holds the powers of two at every
 `per_octave`-th point. The band is found on a finer grid still (`band_per_octave`).
 """
+from typing import Annotated
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import chunked_cost_terms
 from k3explainer.kernels import chunk_time_band, chunk_time_terms, chunk_work_madds, tile_efficiency
@@ -22,6 +25,22 @@ TERM_LABELS = {
     "local": "chunk-local C×C matrices",
 }
 TIME_KEYS = ("steps", "madds", "tiles")
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    n_tokens: int = Field(ge=2)  # N: sequence length, a power of two (C runs over 1, 2, 4 … N)
+    c_default: int = Field(ge=1)  # the chunk size the slider opens at: a power of two ≤ N
+    head_widths: list[Annotated[int, Field(ge=1)]] = Field(min_length=1)  # the head widths d a reader can pick
+    d_default: int  # one of head_widths
+    step_latencies_us: list[Annotated[float, Field(gt=0)]] = Field(min_length=1)  # ℓ choices, µs per chunk step
+    step_latency_default_us: float  # one of step_latencies_us
+    peak_madds_per_us: float = Field(gt=0)  # P: the hardware's peak multiply-add rate
+    c_half: int = Field(ge=1)  # C½ in rows: tile efficiency η(C) = C / (C + C½)
+    within: float = Field(gt=0)  # the band: chunk sizes whose time is within this fraction of the fastest
+    per_octave: int = Field(ge=1)  # curve points per doubling of C (every per_octave-th is a power of two)
+    band_per_octave: int = Field(ge=1)  # the finer grid the band is found on, points per doubling
+
 
 REGIMES = {
     "one": "Pure recurrence: the fewest multiply-adds, but one sequential step per token, each a thin "

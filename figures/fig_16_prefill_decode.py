@@ -5,7 +5,10 @@ Every count is `mechanism_costs(mechanism, phase, N, ...)` for one layer; the ba
 same counts placed on a shared log scale per quantity, so bars compare across mechanisms, phases
 and lengths.
 """
+from typing import Literal
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import mechanism_costs
 
@@ -56,6 +59,7 @@ STORY = {
         "The same states, and latent caches one token longer."),
 }
 
+
 # Names of the terms mechanism_costs returns in flops_parts / reads_parts.
 PARTS = {
     "reads": {
@@ -71,6 +75,30 @@ PARTS = {
         "kda": "KDA layers' share", "mla": "MLA layers' share",
     },
 }
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    # the table's rows, in order (keys of MECHANISMS); the trade readout needs softmax and mla
+    mechanisms: list[Literal["softmax", "kda", "mla", "hybrid"]] = Field(min_length=2)
+    phases: list[Literal["prefill", "decode"]] = Field(min_length=1)  # the columns, in order (keys of PHASES)
+    n_tokens: int = Field(ge=1)  # N the slider opens at: one of the power-of-two steps from n_tokens_min
+    n_tokens_min: int = Field(ge=1)  # the slider's shortest context
+    n_tokens_max: int = Field(ge=1)  # ... and its longest: n_tokens_min × a power of two (the build checks)
+    d_h: int = Field(ge=1)  # ILLUSTRATIVE head width, for every mechanism
+    n_heads: int = Field(ge=1)  # heads per layer
+    d_c: int = Field(ge=1)  # MLA's latent width: one d_c vector cached per token, shared by all heads
+    chunk_size: int = Field(ge=1)  # C: KDA's chunk length in prefill
+    hybrid_kda_per_mla: Literal[3]  # KDA layers per MLA layer: mechanism_costs models the 3:1 hybrid only
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if not {"softmax", "mla"} <= set(self.mechanisms):
+            raise ValueError("mechanisms: the trade readout compares mla with softmax, so both must be shown")
+        if not self.n_tokens_min <= self.n_tokens <= self.n_tokens_max:
+            raise ValueError(f"n_tokens {self.n_tokens} is outside n_tokens_min … n_tokens_max "
+                             f"({self.n_tokens_min} … {self.n_tokens_max})")
+        return self
 
 
 def n_grid(n_min: int, n_max: int) -> np.ndarray:

@@ -1,8 +1,27 @@
 """FIG 17 · Mathematical playground: one seeded four-token example through causal softmax attention
 (every stage) and through the delta rule (every token), on the same queries, keys and values."""
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 
 from k3explainer.kernels import causal_softmax_attention, delta_rule, l2_normalize
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[StrictStr] = Field(min_length=1)  # the positions' labels; quote on/off/yes/no: YAML reads a boolean
+    d_k: int = Field(ge=1)  # key width: small, so every matrix is drawn whole
+    d_v: int = Field(ge=1)  # value width: equal to d_k (the delta-rule panel draws k and v in one table)
+    seed: int  # q, k, v from default_rng(seed)
+    beta: float = Field(gt=0, le=1)  # the delta rule's write strength β, the same for every token
+    unit_norm_keys: bool = True  # scale q and k to unit length (the builder's default too)
+    precision: int = Field(default=3, ge=1, le=6)  # decimals shown; a write moving a cell by half of one changes it
+
+    @model_validator(mode="after")
+    def _square(self):
+        if self.d_k != self.d_v:
+            raise ValueError(f"d_k {self.d_k} must equal d_v {self.d_v}: the delta-rule panel draws k and v in one "
+                             "table")
+        return self
 
 
 def build(params: dict, facts) -> dict:

@@ -1,4 +1,7 @@
 """FIG 18 · Verdicts: before/after comparisons, each answering the same four questions."""
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .editorial import checked_items, cited_facts
 
@@ -8,6 +11,34 @@ QUESTIONS = [  # (key in the spec, heading shown) — every verdict answers all 
     ("better", "What got better"),
     ("harder", "What got harder"),
 ]
+
+Text = Annotated[str, Field(pattern=r"\S")]  # editorial text: non-blank (checked_items), may cite {{facts}}
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]  # an id or a section anchor: the link is [§](#slug)
+
+
+class Verdict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: Slug  # unique: names the verdict in the data and the tests
+    before: Text  # the design it replaces
+    after: Text  # the design that replaced it
+    sections: list[Slug] = Field(min_length=1)  # the sections it links to, in order: one [§](#section) link each
+    changed: Text  # the four answers, in QUESTIONS' order: what changed,
+    why: Text  # why,
+    better: Text  # what got better,
+    harder: Text  # and what got harder
+    k3: Text  # where Kimi K3 keeps the "after" side, with its fact
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    verdicts: list[Verdict] = Field(min_length=1)  # the comparisons, in the order shown
+
+    @model_validator(mode="after")
+    def _unique(self):
+        ids = [v.id for v in self.verdicts]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"verdicts: duplicate id among {ids}")
+        return self
 
 
 def build(params: dict, facts) -> dict:

@@ -3,6 +3,7 @@ ships, and a section's prose with whitespace flattened (so a quoted sentence mat
 Markdown wraps it). Loaded once per test process."""
 from __future__ import annotations
 
+import copy
 import functools
 import re
 
@@ -10,7 +11,7 @@ from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.specs import load_specs
+from k3explainer.site.params import checked_specs
 
 from .project import ROOT
 
@@ -22,23 +23,21 @@ def facts():
 
 @functools.cache
 def _specs():
-    return load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+    """As the build's check phase leaves them: params checked, constants filled in."""
+    return checked_specs(ROOT)
 
 
 def spec(fig_id: str):
-    """The figure's validated spec (its params, constants, caption, alt)."""
+    """The figure's validated spec (its params as written, constants, caption, alt)."""
     return _specs()[fig_id].model
 
 
 def figure_data(fig_id: str) -> dict:
-    """What the build ships for the figure (numpy arrays as plain lists), from its spec's params and
+    """What the build ships for the figure (numpy arrays as plain lists), from its checked params and
     the facts, by the builder the spec names. A fresh copy each call: tests may modify it."""
-    model = spec(fig_id)
-    builder = projectcode.builder(ROOT, model.builder)
-    params = dict(model.params)
-    if hasattr(builder, "Params"):  # as the build does: validated, defaults filled in
-        params = builder.Params.model_validate(params).model_dump()
-    return to_jsonable(builder.build(params, facts()))
+    checked = _specs()[fig_id]
+    builder = projectcode.builder(ROOT, checked.model.builder)
+    return to_jsonable(builder.build(copy.deepcopy(checked.params), facts()))
 
 
 def flat(text: str) -> str:

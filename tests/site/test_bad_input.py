@@ -149,6 +149,11 @@ def math_rejected_command(s): return f"{SECTION}:{_append(s, SECTION, 'A formula
 @case
 def math_unknown_symbol(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'sym{nope}{x}$ here.')}", "unknown symbol 'nope'"
 @case
+def math_unknown_symbol_in_a_display_formula(s):
+    """At the \\sym's own line and column, not at the `$$` that opens the block."""
+    line = _append(s, SECTION, "$$\ny = Wx\n  + \\sym{nope}{b}\n$$")
+    return f"{SECTION}:{line + 2}:5", "unknown symbol 'nope'"
+@case
 def facts_duplicate_key(s):
     line = _append(s, FACTS, f"- key: {GOOD_FACT}\n  topic: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s")
     return f"{FACTS}:{line}", "duplicate fact key"
@@ -211,6 +216,10 @@ def param_misspelt(s):
     line = s.replace(spec, "  n_queries:", "  n_querys:")
     return f"{spec}:{line}:3", "params.n_querys: Extra inputs are not permitted; did you mean 'n_queries'?"
 @case
+def builder_without_params_model(s):
+    s.replace("figures/fig_02_attention_matrix.py", "class Params(BaseModel):", "class Options(BaseModel):")
+    return "figures/fig_02_attention_matrix.py:1", "declares no `Params` model"
+@case
 def param_wrong_type(s):
     spec = "content/figures/fig-15.yaml"
     line = s.replace(spec, "  d_h: 128", "  d_h: wide")
@@ -248,6 +257,17 @@ def test_bad_input_stops_build_with_location(case, tmp_path, capsys, previous):
     assert any(what in line for line in matching), f"expected {where}: …{what}… in\n{output}"
     assert "Traceback" not in output
     assert tree_digest(out) == before, "a failed build changed the previous output"
+
+
+def test_a_misspelt_param_is_reported_at_its_own_line_and_never_offered_as_a_fix(tmp_path, capsys):
+    """`beta` → `betta` in fig-06: the error is the misspelt param at its own line; the constant whose
+    `{beta}` no longer resolves is not reported on top of it with the typo as its suggestion."""
+    s = scratch_project(tmp_path)
+    spec = "content/figures/fig-06.yaml"
+    line = s.replace(spec, "  beta: 0.85", "  betta: 0.85")
+    code, output = s.build(tmp_path / "_site", capsys)
+    problems = [row for row in output.splitlines() if row.startswith("content/")]
+    assert code == 1 and problems == [f"{spec}:{line}:3: params.betta: Extra inputs are not permitted; did you mean 'beta'?"]
 
 
 def test_corpus_is_large_enough():

@@ -9,18 +9,14 @@ from pathlib import Path
 import pytest
 
 from k3explainer.site.markdown import MathItem
-from k3explainer.site.math import Renderer
+from k3explainer.site.math import run_temml
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS_CSS = ROOT / "src" / "k3explainer" / "theme" / "math-fonts" / "fonts.css"
 
 
 def rendered(tex: str, display: bool = False) -> dict:
-    renderer = Renderer(shutil.which("node"), ROOT / "node_modules")
-    try:
-        [result] = renderer.render([MathItem(tex, display)])
-    finally:
-        renderer.close()
+    [[result]] = run_temml(shutil.which("node"), ROOT / "node_modules", [[MathItem(tex, display)]])
     return result
 
 
@@ -47,17 +43,11 @@ def rows(html: str) -> list[str]:
 
 
 def test_one_node_process_renders_batch_after_batch():
-    """A build sends the prose's formulas, then the builders': one process, results in order."""
-    renderer = Renderer(shutil.which("node"), ROOT / "node_modules")
-    try:
-        first = renderer.render([MathItem("a", False), MathItem(r"\frac{a", False)])
-        second = renderer.render([MathItem("b", True)])
-        assert renderer.proc.poll() is None  # still running between batches
-    finally:
-        renderer.close()
+    """Results come back batch by batch, in order; a bad formula is an error entry, not a failure."""
+    first, second = run_temml(shutil.which("node"), ROOT / "node_modules",
+                              [[MathItem("a", False), MathItem(r"\frac{a", False)], [MathItem("b", True)]])
     assert "<mi>a</mi>" in first[0]["html"] and "error" in first[1]
-    # close() does not wait: node exits on its own once its input ends
-    assert 'class="math-display"' in second[0]["html"] and renderer.proc.wait(timeout=30) == 0
+    assert 'class="math-display"' in second[0]["html"]
 
 
 def test_a_display_formula_wraps_between_terms_and_never_inside_brackets():

@@ -45,7 +45,7 @@ def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
     assert "started an explainer in demo" in run(command + ["new", "demo"], tmp_path)
     assert "built 1 sections, 1 live figures" in run(command + ["build"], tmp_path / "demo")
     assert (tmp_path / "demo" / "_site" / "index.html").is_file()
-    assert "nothing changed since this build" in run(command + ["build"], tmp_path / "demo")
+    assert "checked 1 sections and 1 live figures: no problems" in run(command + ["check"], tmp_path / "demo")
     assert f"{STARTER_TESTS} passed" in run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], tmp_path / "demo")
 
 
@@ -79,4 +79,4 @@ def test_a_project_file_replaces_the_themes_a_missing_required_one_is_named_an_o
     assert main(["check", "--root", str(project)]) == 1
     err = capsys.readouterr().err
     assert not any(line.startswith("content/symbols.yaml") for line in err.splitlines())
-    assert "content/01-temperature.md:14:1: unknown symbol 'sm-tau'" in err
+    assert "content/01-temperature.md:15:44: unknown symbol 'sm-tau'" in err  # at the \\sym, below the $$

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.site.pipeline import THEME
+from k3explainer.site.project import THEME
 SERIES = ("blue", "violet", "orange", "green")
 MIN_DELTA_E = 15.0  # ΔE*ab; below ~10 two small marks read as one colour
 

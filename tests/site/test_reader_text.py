@@ -21,7 +21,7 @@ import pytest
 
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
-from k3explainer.site.pipeline import THEME
+from k3explainer.site.project import THEME
 
 from .project import ROOT
 

@@ -8,15 +8,15 @@ import pytest
 from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
-from k3explainer.site.specs import load_specs
+from k3explainer.site.params import checked_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def built():
-    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
-    builder = projectcode.builder(ROOT, spec.builder)
+    spec = checked_specs(ROOT)["fig-01"]
+    builder = projectcode.builder(ROOT, spec.model.builder)
     return builder, spec.params, builder.build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
 
 
@@ -62,11 +62,11 @@ def test_the_numbers_the_caption_and_text_alternative_name_are_the_params(built)
     import re
 
     _, params, _ = built
-    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
+    spec = checked_specs(ROOT)["fig-01"]
     flat = lambda t: re.sub(r"\s+", " ", t)  # noqa: E731
-    assert f"$m = {params['m']}$ bits" in flat(spec.caption)
-    assert f"grid of {params['m']} bits" in flat(spec.alt) and f"from 0 to {params['n_max']}" in flat(spec.alt)
-    assert "a few thousand" in flat(spec.alt) and 1000 <= params["queries"] < 10_000
-    assert spec.constants[0].name == (f"{params['m']} bits, up to {params['n_max']} items, "
+    assert f"$m = {params['m']}$ bits" in flat(spec.model.caption)
+    assert f"grid of {params['m']} bits" in flat(spec.model.alt) and f"from 0 to {params['n_max']}" in flat(spec.model.alt)
+    assert "a few thousand" in flat(spec.model.alt) and 1000 <= params["queries"] < 10_000
+    assert spec.model.constants[0].name == (f"{params['m']} bits, up to {params['n_max']} items, "
                                       f"{params['queries']:,} questions, seed {params['seed']}")
     assert "a few thousand" in flat((ROOT / "content" / "01-bloom-filter.md").read_text(encoding="utf-8"))

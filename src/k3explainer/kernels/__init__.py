@@ -1,7 +1,7 @@
 """k3explainer.kernels — pure numpy reference kernels for the article (float64, no I/O).
 
 Every public name is re-exported here; README.md beside this file maps each one to its
-section of KERNELS.md.
+section of docs/kernels.md.
 """
 from .activations import (
     gelu_tanh,

@@ -1,6 +1,6 @@
 """Elementwise nonlinearities and the norms the other kernels share.
 
-KERNELS.md §6 (softplus / sigmoid gates, L2 norm), §9 (RMSNorm keys), §10 (SiTU), GPT-2 GELU.
+docs/kernels.md §6 (softplus / sigmoid gates, L2 norm), §9 (RMSNorm keys), §10 (SiTU), GPT-2 GELU.
 """
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Causal softmax attention (GPT-2) and KV-cache decoding, one head — KERNELS.md §2.
+"""Causal softmax attention (GPT-2) and KV-cache decoding, one head — docs/kernels.md §2.
 
 Time-major: q, k [T, K], v [T, V]. Scale multiplies the scores (equivalently q), default K^-1/2.
 """

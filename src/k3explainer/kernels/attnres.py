@@ -1,4 +1,4 @@
-"""Attention Residuals: softmax attention over depth — KERNELS.md §9 (FLA ops/attnres/naive.py).
+"""Attention Residuals: softmax attention over depth — docs/kernels.md §9 (FLA ops/attnres/naive.py).
 
 Sources v_0..v_{L−1} (embedding and earlier layer/block outputs), each [..., D]:
     k_i = RMSNorm(v_i) ⊙ γ,  α = softmax_i(scale·w·k_i),  h = Σ_i α_i v_i

@@ -1,4 +1,4 @@
-"""Keeping experts busy: load balance over router training steps (FIG 11b) — KERNELS.md §8.
+"""Keeping experts busy: load balance over router training steps (FIG 11b) — docs/kernels.md §8.
 
 An ILLUSTRATIVE model of a router being trained, small enough to state in full, run under three
 regimes that differ only in how they balance the load:

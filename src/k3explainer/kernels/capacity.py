@@ -16,7 +16,7 @@ content, not an attention output), or the softmax read over the n cached pairs.
 (linear_attention, delta_rule, gated_delta_rule; softmax) by running the n writes followed by n
 read-only steps (zero key, zero value, no decay) whose queries are the stored keys. `recall_sweep`
 is the fast form used by FIG 06b: all seeds and all memories at once, every prefix length on a grid
-of n, chunked between grid points (the WY/UT form of KERNELS.md §4–§5 with a constant gate) and
+of n, chunked between grid points (the WY/UT form of docs/kernels.md §4–§5 with a constant gate) and
 reading the stored keys incrementally through their Gram matrix. The tests hold the two equal.
 """
 from __future__ import annotations

@@ -47,7 +47,7 @@ def _recurrent(q, k, v, g, beta, *, scale, initial_state, trace):
 
 
 def _chunked(q, k, v, g, beta, *, scale, initial_state, chunk_size, trace):
-    """Chunkwise-parallel WY/UT form (KERNELS.md §6 chunked; FLA kda/naive.py l. 69–166).
+    """Chunkwise-parallel WY/UT form (docs/kernels.md §6 chunked; FLA kda/naive.py l. 69–166).
 
     Within a chunk every decay is a pairwise difference of inclusive cumulative log-gates,
     exp(γ_r − γ_c) with c ≤ r, masked before exp: nothing is divided by a tiny decay.

@@ -1,4 +1,4 @@
-"""Depth: what a stack of layers does to the stream each layer reads — KERNELS.md §9 over a toy stack.
+"""Depth: what a stack of layers does to the stream each layer reads — docs/kernels.md §9 over a toy stack.
 
 The same seeded sub-layers f_1 … f_L (SiLU MLPs, `mlp_sublayer`) are run under two rules:
 

@@ -1,4 +1,4 @@
-"""Linear attention with φ(x) = elu(x) + 1 — KERNELS.md §3.
+"""Linear attention with φ(x) = elu(x) + 1 — docs/kernels.md §3.
 
 The kernels take already feature-mapped q = φ(Q), k = φ(K) ([T, K]); v is [T, V].
 Three causal forms of the same sum o_t = Σ_{s≤t} (scale·q_t·k_s) v_s:

@@ -1,4 +1,4 @@
-"""Multi-head Latent Attention (DeepSeek-V2/V3, Kimi Linear / K3) — KERNELS.md §7.
+"""Multi-head Latent Attention (DeepSeek-V2/V3, Kimi Linear / K3) — docs/kernels.md §7.
 
 Time-major, H heads: one cached latent ĉ_t [d_c] per token (plus an optional shared rope key
 k^R_t [d_r]); per-head up-projections W_UK [H, d_c, d_n] and W_UV [H, d_c, d_v] (row-vector

@@ -1,4 +1,4 @@
-"""Mixture-of-Experts routing, experts and balancing — KERNELS.md §8 (DeepSeek-V3 `Gate`/`MoE`).
+"""Mixture-of-Experts routing, experts and balancing — docs/kernels.md §8 (DeepSeek-V3 `Gate`/`MoE`).
 
 Tokens x [T, D], router logits [T, E]. Routing: scores s (softmax or sigmoid) → top-k on
 s + bias (the bias only chooses) → weights from the unbiased s → optional renormalisation →

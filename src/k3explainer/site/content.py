@@ -10,8 +10,7 @@ from markdown_it.token import Token
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 from pydantic_core import PydanticCustomError
 
-from .errors import Diagnostics
-from .memo import Memo, parse_file
+from .errors import Diagnostics, read_source
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import YamlProblem, load
@@ -122,12 +121,12 @@ def check_content_files(folder: Path, diags: Diagnostics) -> None:
             diags.add(path, 1, 1, "unsupported file in content/figures: a figure spec is a fig-NN.yaml file")
 
 
-def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics, memo: Memo | None = None) -> list[Section]:
-    """With a memo (`--serve`), a section whose text is unchanged is not parsed again."""
+def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics) -> list[Section]:
     parts = {p.id for p in site.parts} if site else set()
     sections: list[Section] = []
     for path in sorted(folder.glob("*.md")):
-        section = parse_file(path, diags, memo, "section", lambda text: _load_one(path, text, md, diags), md)
+        text = read_source(path, diags)
+        section = None if text is None else _load_one(path, text, md, diags)
         if section is None:
             continue
         if parts and section.meta.part not in parts:

@@ -44,3 +44,12 @@ class Diagnostics:
     def raise_if_any(self) -> None:
         if self.items:
             raise BuildError(self.items)
+
+
+def read_source(path: Path, diags: Diagnostics) -> str | None:
+    """A UTF-8 source file's text, or None (reported at the file) when it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        diags.add(path, 1, 1, f"not valid UTF-8 ({e.reason} at byte {e.start})")
+        return None

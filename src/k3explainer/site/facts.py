@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import projectcode
 from .errors import Diagnostics
-from .memo import Memo
 from .validate import validate
 from .yamlmarks import YamlProblem, load
 
@@ -74,7 +73,7 @@ class Facts:
         return parts
 
 
-def project_facts(root: Path, diags: Diagnostics, memo: Memo | None = None) -> Facts:
+def project_facts(root: Path, diags: Diagnostics) -> Facts:
     """The project's facts file and what its derived.py computes from it."""
     try:
         derive = projectcode.derive_hook(root)
@@ -83,11 +82,7 @@ def project_facts(root: Path, diags: Diagnostics, memo: Memo | None = None) -> F
                   f"derived.py does not load: {type(e).__name__}: {e}")
         derive = None
     path = root / "content" / "facts.yaml"
-    load = lambda: load_facts(path, diags, derive=derive, derive_file=root / "derived.py")  # noqa: E731
-    if memo is None:
-        return load()
-    # the same facts object while the file and the derive hook (re-imported when Python changes) are
-    return memo.get(("facts", path), (memo.files.bytes(path) if path.is_file() else None, derive), load, diags)
+    return load_facts(path, diags, derive=derive, derive_file=root / "derived.py")
 
 
 def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | None = None) -> Facts:

@@ -6,22 +6,18 @@ projectcode.py). It calls the kernels and returns plain data for the client comp
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import math
 import os
 import traceback
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import projectcode
 from .errors import Diagnostics
 from .facts import Facts
-from .figjobs import FigureJobs
-from .memo import Memo
 from .specs import Spec
-from .validate import validate
 
 
 _PLAIN = (str, int, bool, type(None))
@@ -62,70 +58,29 @@ def dumps(value: Any, *, ready: bool = False) -> str:
 
 
 def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path,
-                      cache: Path | None = None, memo: Memo | None = None,
-                      on_data: Callable[[str, dict], None] | None = None,
-                      jobs: FigureJobs | None = None) -> dict[str, dict]:
-    """Figure id → its builder's data (JSON-ready), for every spec that is not pending.
+                      cache: Path | None = None) -> dict[str, dict]:
+    """Figure id → its builder's data (JSON-ready), for every spec that is not pending, in id order.
 
     With a cache folder, a figure whose inputs are unchanged (its params, the facts, the source of
     the builders and kernels) is read back from the last build instead of recomputed, as Observable
-    Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel.
-    With a memo (`--serve`), it is kept in memory under the same key, so not even read back.
-    The data returned is shared with later builds: callers must not change it. `on_data(fid, data)`
-    is called as each figure's data is ready (the pipeline starts rendering its formulas), in
-    figure order. `jobs` (the CLI's one-shot build's, from start_jobs) has computed every live figure
-    in two processes: what it hands back is used as is."""
+    Framework caches its data loaders: a warm build or a prose edit in `--serve` runs no kernel."""
     out: dict[str, dict] = {}
-    pooled = jobs.finish() if jobs is not None else None
-    code = _code_digest(facts, root, memo) if pooled is None else ""
+    code = _code_digest(facts, root)
     for fid, spec in sorted(specs.items()):
-        if spec.model.pending:
-            continue
-        if pooled is not None:
-            data, found = pooled[fid]
-            diags.items.extend(found)
-        else:
-            data = figure_data(fid, spec, facts, diags, root, code, cache, memo)
-        if data is not None:
-            out[fid] = data
-            if on_data is not None:
-                on_data(fid, data)
+        if not spec.model.pending:
+            data = figure_data(fid, spec, facts, diags, root, code, cache)
+            if data is not None:
+                out[fid] = data
     return out
 
 
-def start_jobs(specs: dict[str, Spec], facts: Facts, root: Path, cache: Path | None) -> FigureJobs | None:
-    """A one-shot build's figures, computed by this process and a forked worker (figjobs.py) while
-    the build goes on; None where processes cannot fork."""
-    if not hasattr(os, "fork"):
-        return None
-    live = sorted(fid for fid, spec in specs.items() if not spec.model.pending)
-    code = _code_digest(facts, root)
-    return FigureJobs(live, lambda fid, diags: figure_data(fid, specs[fid], facts, diags, root, code, cache), root)
-
-
 def figure_data(fid: str, spec: Spec, facts: Facts, diags: Diagnostics, root: Path, code: str,
-                cache: Path | None = None, memo: Memo | None = None) -> dict | None:
-    """One live figure's data (JSON-ready), or None with diagnostics; `code` is _code_digest's."""
+                cache: Path | None = None) -> dict | None:
+    """One live figure's data (JSON-ready), or None with diagnostics; `code` is _code_digest's.
+    Its params were checked already (params.check_params)."""
     m = spec.model
-    try:
-        module = projectcode.builder(root, m.builder)
-    except Exception as e:  # an author's builder that does not import: its own file and line
-        file = projectcode.builder_file(root, m.builder)
-        diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
-        return None
-    checked = lambda: _checked(module, spec, diags)  # noqa: E731
-    got = checked() if memo is None else memo.get(("params", fid), (spec, module), checked, diags)
-    if got is None:
-        return None
-    params, params_json = got
-    key = hashlib.sha256(f"{code}\n{m.builder}\n{params_json}".encode()).hexdigest()
-    compute = lambda: _data(module, params, facts, fid, spec, key, cache, diags)  # noqa: E731
-    return compute() if memo is None else memo.get(("figure data", fid), key, compute, diags)
-
-
-def _checked(module, spec: Spec, diags: Diagnostics) -> tuple[dict, str] | None:
-    params = checked_params(module, spec, diags)
-    return None if params is None else (params, dumps(params))
+    key = hashlib.sha256(f"{code}\n{m.builder}\n{dumps(spec.params)}".encode()).hexdigest()
+    return _data(projectcode.builder(root, m.builder), spec.params, facts, fid, spec, key, cache, diags)
 
 
 def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, cache: Path | None,
@@ -134,8 +89,8 @@ def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, ca
     if cached is not None:
         return cached
     m = spec.model
-    try:  # (a copy: a builder may change its params, and they are kept between rebuilds)
-        data = module.build(copy.deepcopy(params), facts)
+    try:
+        data = module.build(params, facts)
         if not isinstance(data, dict) or "provenance" not in data:
             raise TypeError("a builder returns a dict with a 'provenance' entry")
         data = to_jsonable({"id": fid, **data})
@@ -148,7 +103,7 @@ def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, ca
     return data
 
 
-def _code_digest(facts: Facts, root: Path, memo: Memo | None = None) -> str:
+def _code_digest(facts: Facts, root: Path) -> str:
     """What every figure's data depends on besides its params: the project's builders and
     derived.py, the engine's kernels, the facts (file and how they are read) and this module's
     JSON conversion."""
@@ -157,16 +112,10 @@ def _code_digest(facts: Facts, root: Path, memo: Memo | None = None) -> str:
     package = Path(k3explainer.__file__).parent
     sources = sorted([*package.glob("kernels/*.py"), *projectcode.sources(root),
                       package / "site" / "facts.py", Path(__file__)])
-    read = memo.files.bytes if memo else Path.read_bytes
-    parts = tuple((path.name, read(path) if path.is_file() else b"") for path in [*sources, *([facts.path] if facts.path else [])])
-
-    def digest() -> str:
-        h = hashlib.sha256()
-        for name, data in parts:
-            h.update(name.encode() + b"\0" + data + b"\0")
-        return h.hexdigest()
-
-    return digest() if memo is None else memo.get(("code digest",), parts, digest)
+    h = hashlib.sha256()
+    for path in [*sources, *([facts.path] if facts.path else [])]:
+        h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    return h.hexdigest()
 
 
 def _read_cached(cache: Path | None, fid: str, key: str) -> dict | None:
@@ -188,17 +137,6 @@ def _write_cached(cache: Path | None, fid: str, key: str, data: dict) -> None:
         tmp.replace(cache / f"{fid}.json")
     except OSError:
         pass  # a cache we cannot write only costs time
-
-
-def checked_params(module, spec: Spec, diags: Diagnostics) -> dict | None:
-    """The spec's params, validated against the builder's `Params` model when it declares one: a
-    misspelt or unknown param fails at its own line, a wrong type says what was expected, and
-    defaults are filled in. None (and diagnostics) when they do not validate."""
-    model = getattr(module, "Params", None)
-    if model is None:
-        return dict(spec.model.params)
-    checked = validate(model, spec.marked, spec.path, diags, prefix=("params",))
-    return None if checked is None else checked.model_dump()
 
 
 def markdown_paths(value: Any) -> list[tuple[tuple, str]]:

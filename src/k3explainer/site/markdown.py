@@ -94,13 +94,24 @@ class Scan:
         """1-based column of `needle` (plus `skip` characters into it) in the source line: tokens
         carry lines, not columns. 1 if the line does not hold it (a folded YAML caption starts on the
         line below its key)."""
+        text = self._line(line)
+        return text.find(needle) + 1 + skip if needle in text else 1
+
+    def find(self, line: int, needle: str, within: int) -> tuple[int, int]:
+        """(line, column) of `needle` on `line` or one of the `within` lines after it (a display
+        formula's \\sym sits below its `$$`), else (line, 1)."""
+        for at in range(line, line + within + 1):
+            if needle in self._line(at):
+                return at, self._line(at).find(needle) + 1
+        return line, 1
+
+    def _line(self, line: int) -> str:
         if self._lines is None:
             try:
                 self._lines = self.path.read_text(encoding="utf-8").splitlines()
             except (OSError, UnicodeDecodeError):
                 self._lines = []
-        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-        return text.find(needle) + 1 + skip if needle in text else 1
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
 
 def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str] | None, diags: Diagnostics,
@@ -158,7 +169,7 @@ def _scan_math(tex, display, line, out, symbols, diags):
     out.math.append((MathItem(tex, display), line, out.col(line, first) if first else 1))
     for name, _ in sym_parts(tex):
         if symbols is not None and name not in symbols:  # None: the symbols file failed, and said so
-            diags.add(out.path, line, out.col(line, f"\\sym{{{name}}}"),
+            diags.add(out.path, *out.find(line, f"\\sym{{{name}}}", tex.count("\n") + 1),
                       f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}")
 
 

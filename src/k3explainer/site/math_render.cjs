@@ -1,6 +1,6 @@
 // Renders batches of formulas to MathML with Temml: each stdin line a batch [{tex, display}], each
-// stdout line its results [{html} | {error}]. math.py starts one process per build and sends the
-// prose's and captions' formulas, then the few the figure builders write.
+// stdout line its results [{html} | {error}]. math.py runs one process per build and sends the
+// formulas its cache lacks as one batch.
 //
 // Temml builds the MathML tree; these repairs are made before it is written out, each for a place
 // where the result would otherwise differ from TeX's:

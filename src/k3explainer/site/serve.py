@@ -17,7 +17,6 @@ from urllib.parse import unquote, urlsplit
 
 from . import projectcode
 from .errors import BuildError
-from .memo import Memo
 from .pipeline import Project, build
 
 EVENTS = "/__k3/events"
@@ -140,17 +139,16 @@ def _forget_builders() -> None:
         del sys.modules[name]
 
 
-def rebuild(project: Project, out: Path, live: LiveState, changed: set[Path] | None = None,
-            memo: Memo | None = None) -> None:
+def rebuild(project: Project, out: Path, live: LiveState, changed: set[Path] | None = None) -> None:
     """Build again; the project's builders and the kernels are imported afresh only when a Python
     file is among the `changed` paths (None: unknown, so always): an edit to prose or a spec
-    keeps them (~0.1 s of re-importing per rebuild). `memo` is what the last builds computed
-    (serve keeps one for its whole life): every step whose inputs are unchanged is skipped."""
+    keeps them (~0.1 s of re-importing per rebuild). Figure data and math come from the build's
+    content-hash caches, so a prose edit runs no kernel and renders only its changed formulas."""
     t0 = time.perf_counter()
     if changed is None or any(p.suffix == ".py" for p in changed):
         _forget_builders()
     try:
-        build(project, out, memo)
+        build(project, out)
     except BuildError as e:
         errors = [str(d) for d in e.diagnostics]
         print("\n".join(errors), flush=True)
@@ -161,17 +159,17 @@ def rebuild(project: Project, out: Path, live: LiveState, changed: set[Path] | N
 
 
 def serve(project: Project, out: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
-    live, memo = LiveState(), Memo()
+    live = LiveState()
     changes = _changes(project)
     next(changes)  # the watcher is live before the first build, so no edit from here on is missed
-    rebuild(project, out, live, memo=memo)
+    rebuild(project, out, live)
     server = ThreadingHTTPServer((host, port), make_handler(out, live))
     server.daemon_threads = True
     print(f"serving {out} at http://{host}:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         for changed in changes:
-            rebuild(project, out, live, changed, memo)
+            rebuild(project, out, live, changed)
     except KeyboardInterrupt:
         pass
     finally:

@@ -9,9 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from . import projectcode
-from .errors import Diagnostics
-from .memo import Memo, parse_file
-from .placeholders import PlaceholderError, fill
+from .errors import Diagnostics, read_source
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
@@ -99,6 +97,7 @@ class Spec:
     model: FigureSpec
     path: Path
     marked: Marked
+    params: dict | None = None  # checked against the builder's Params (params.check_params)
 
     @property
     def id(self) -> str:
@@ -108,11 +107,11 @@ class Spec:
         return self.marked.where(loc)
 
 
-def load_specs(folder: Path, diags: Diagnostics, memo: Memo | None = None) -> dict[str, Spec]:
-    """With a memo (`--serve`), a spec whose text is unchanged is not parsed and validated again."""
+def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
     specs: dict[str, Spec] = {}
     for path in sorted(folder.glob("*.yaml")):
-        spec = parse_file(path, diags, memo, "spec", lambda text: _load_spec(path, text, diags))
+        text = read_source(path, diags)
+        spec = None if text is None else _load_spec(path, text, diags)
         if spec is None:
             continue
         model, marked = spec.model, spec.marked
@@ -140,40 +139,15 @@ def _load_spec(path: Path, text: str, diags: Diagnostics) -> Spec | None:
     model = validate(FigureSpec, marked, path, diags)
     if model is None:
         return None
-    _fill_constants(model, marked, path, text, diags)
     return Spec(model, path, marked)
 
 
-def _fill_constants(model: FigureSpec, marked: Marked, path: Path, text: str, diags: Diagnostics) -> None:
-    """Each constant's `{param}` placeholders → the figure's param values (see placeholders.py), so
-    what the provenance list says the figure was built with is what it was built with."""
-    for i, c in enumerate(model.constants):
-        for field in ("name", "note"):
-            words = getattr(c, field)
-            if words is None:
-                continue
-            try:
-                setattr(c, field, fill(words, model.params))
-            except PlaceholderError as e:
-                line, col = _find_after(text, marked.where(("constants", i, field)), e.placeholder)
-                diags.add(path, line, col, f"constants.{i}.{field}: {e}")
-
-
-def _find_after(text: str, start: tuple[int, int], needle: str) -> tuple[int, int]:
-    """(line, col) of `needle`'s first occurrence at or after `start` (a field's key), else `start`."""
-    lines = text.splitlines(keepends=True)
-    offset = sum(map(len, lines[:start[0] - 1])) + start[1] - 1
-    at = text.find(needle, offset)
-    return start if at < 0 else _line_col(text, at)
-
-
-def _line_col(text: str, at: int) -> tuple[int, int]:
+def line_col(text: str, at: int) -> tuple[int, int]:
     """1-based (line, col) of character offset `at`."""
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
-def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics,
-                memo: Memo | None = None) -> None:
+def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics) -> None:
     """Each live figure's builder (the project's figures/<builder>.py) and component exist; every
     fact a spec cites exists."""
     known_builders = projectcode.builder_names(root)
@@ -191,11 +165,8 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
                 diags.add(spec.path, *spec.where("component"),
                           f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
                           + did_you_mean(m.component, known_components))
-            elif memo is None:
+            else:
                 _check_registers(file, m.component, diags)
-            else:  # a clean check is kept while the component's text is the same
-                text = memo.files.text(file)
-                memo.get(("registers", file), (text, m.component), lambda: _check_registers(file, m.component, diags, memo), diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and facts.lacks(c.fact):
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
@@ -207,15 +178,15 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
 REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")
 
 
-def _check_registers(file: Path, component: str, diags: Diagnostics, memo: Memo | None = None) -> None:
+def _check_registers(file: Path, component: str, diags: Diagnostics) -> None:
     """The component file registers the name its spec gives, or the figure would only fail in the
     reader's browser ("did not register")."""
-    text = memo.files.text(file) if memo else file.read_text(encoding="utf-8")
+    text = file.read_text(encoding="utf-8")
     names = [(m.group(1), m.start(1)) for m in REGISTER.finditer(text)]
     if component in (n for n, _ in names):
         return
     if names:
         name, at = names[0]
-        diags.add(file, *_line_col(text, at), f"registers {name!r}, but its spec names the component {component!r}")
+        diags.add(file, *line_col(text, at), f"registers {name!r}, but its spec names the component {component!r}")
     else:
         diags.add(file, 1, 1, f"never calls K3.register({component!r}, …)")

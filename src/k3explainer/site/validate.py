@@ -7,7 +7,7 @@ from typing import TypeVar, get_args
 from pydantic import BaseModel, ValidationError
 
 from .errors import Diagnostics
-from .suggest import did_you_mean
+from .suggest import nearest
 from .yamlmarks import Marked
 
 M = TypeVar("M", bound=BaseModel)
@@ -21,14 +21,21 @@ def validate(model: type[M], marked: Marked, path: Path, diags: Diagnostics, *, 
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        for e in err.errors():
+        errors = err.errors()
+        meant = set()  # (parent, field) a misspelt field most likely meant: its "missing" is the same mistake
+        hints = {}
+        for i, e in enumerate(errors):
+            if e["type"] == "extra_forbidden":  # a misspelt field: name the field it most likely meant
+                near = nearest(str(e["loc"][-1]), _fields_at(model, e["loc"][:-1]))
+                hints[i] = f"; did you mean {near!r}?" if near else ""
+                meant.add((e["loc"][:-1], near))
+        for i, e in enumerate(errors):
+            if e["type"] == "missing" and (e["loc"][:-1], e["loc"][-1]) in meant:
+                continue
             loc = prefix + tuple(e["loc"])
             line, col = marked.where(loc)
             where = ".".join(str(p) for p in loc) or "(document)"
-            hint = ""
-            if e["type"] == "extra_forbidden":  # a misspelt field: name the field it most likely meant
-                hint = did_you_mean(str(e["loc"][-1]), _fields_at(model, e["loc"][:-1]))
-            diags.add(path, line, col, f"{where}: {e['msg']}{hint}")
+            diags.add(path, line, col, f"{where}: {e['msg']}{hints.get(i, '')}")
         return None
 
 

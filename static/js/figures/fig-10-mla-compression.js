@@ -23,7 +23,7 @@
       function tok(t) { return "t" + (t + 1); }
       function ratio(r) { return r.vs_mha === 1 ? "1×" : "1/" + W.fmt(r.vs_mha, 0); }
       // no line break inside "(k + v)", "[k1 k2]" or "d = 4,096": their spaces become no-break spaces
-      function nb(s) { return s.replace(/[(\[][^()\[\]]{1,20}[)\]]|\S+ [=≤] \S+/g, function (m) { return m.replace(/ /g, "\u00a0"); }); }
+      function nb(s) { return s.replace(/[([][^()[\]]{1,20}[)\]]|\S+ [=≤] \S+/g, function (m) { return m.replace(/ /g, "\u00a0"); }); }
 
       /* ---- controls ---- */
       var compress = el("button", { type: "button", class: "k3-btn f10-compress", "aria-pressed": "false", text: "Compress",

@@ -8,17 +8,17 @@ import pytest
 
 from k3explainer.site import projectcode
 from k3explainer.site.facts import project_facts
+from k3explainer.site.params import checked_specs
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.pipeline import Project, build
-from k3explainer.site.specs import load_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def data():
-    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
-    builder = projectcode.builder(ROOT, spec.builder)
+    spec = checked_specs(ROOT)["fig-01"]
+    builder = projectcode.builder(ROOT, spec.model.builder)
     return builder.build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
 
 
@@ -43,17 +43,17 @@ def test_the_page_ships_the_builders_numbers(tmp_path):
     build(Project(ROOT), tmp_path / "site")
     text = (tmp_path / "site" / "data" / "fig-01.js").read_text(encoding="utf-8")
     shipped = json.loads(text[text.index("(") + len('"fig-01", ') + 1: text.rindex(")")])
-    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
-    fresh = projectcode.builder(ROOT, spec.builder).build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
+    spec = checked_specs(ROOT)["fig-01"]
+    fresh = projectcode.builder(ROOT, spec.model.builder).build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
     assert np.allclose(shipped["probs"], fresh["probs"], rtol=0, atol=1e-15)
 
 
 def test_the_spec_s_words_are_its_params():
     """'Five fixed scores', 'one in five': the caption and the text alternative say what the params
     hold. (The constant's name takes its numbers from the params by {placeholders}, so it always does.)"""
-    spec = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))["fig-01"].model
+    spec = checked_specs(ROOT)["fig-01"]
     scores = spec.params["scores"]
-    assert len(scores) == 5 and "Five fixed scores" in spec.caption and "one in five" in spec.caption
-    assert "five probabilities" in spec.alt and "one in five" in spec.alt
+    assert len(scores) == 5 and "Five fixed scores" in spec.model.caption and "one in five" in spec.model.caption
+    assert "five probabilities" in spec.model.alt and "one in five" in spec.model.alt
     assert scores == sorted(scores, reverse=True)  # "from the highest score on the left"
-    assert spec.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace("-", "−")
+    assert spec.model.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace("-", "−")

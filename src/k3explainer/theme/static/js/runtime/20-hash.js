@@ -33,7 +33,7 @@
     if (url === location.pathname + location.search + location.hash) return;
     try {
       history[push ? "pushState" : "replaceState"](null, "", url);
-    } catch (e) { /* file:// in some browsers forbids history writes; state still works in-page */ }
+    } catch { /* file:// in some browsers forbids history writes; state still works in-page */ }
   }
   /* A figure's keys (strings) into the hash, following the history rule for `how`. */
   function save(id, values, how) {

@@ -17,6 +17,13 @@ def checked_items(raw, fields: tuple[str, ...], kind: str) -> list[dict]:
     return raw
 
 
+def require_unique_ids(items, what: str) -> None:
+    """A spec's list of entries (components, nodes, verdicts) names each entry once: its id is its URL key."""
+    ids = [item.id for item in items]
+    if len(ids) != len(set(ids)):
+        raise ValueError(f"{what}: duplicate id among {ids}")
+
+
 def cited_facts(value) -> list[str]:
     """Keys of every {{fact}} reference anywhere in `value`, for the figure's provenance."""
     return sorted(set(re.findall(r"\{\{\s*([\w.]+)\s*\}\}", repr(value))))

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import hybrid_layout, k3_derived, silu, situ
 
-from .editorial import cited_facts
+from .editorial import cited_facts, require_unique_ids
 
 DIGITS = 5  # curve samples are shipped rounded; the page shows at most 3 decimals
 
@@ -46,9 +46,7 @@ class Params(BaseModel):
 
     @model_validator(mode="after")
     def _unique(self):
-        ids = [c.id for c in self.components]
-        if len(ids) != len(set(ids)):
-            raise ValueError(f"components: duplicate id among {ids}")
+        require_unique_ids(self.components, "components")
         return self
 
 

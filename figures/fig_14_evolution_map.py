@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .editorial import checked_items, cited_facts
+from .editorial import checked_items, cited_facts, require_unique_ids
 
 WALLS = {  # the four walls of §01; a wall sentence names one of them first ("Memory: …")
     "coupling": "Coupling",
@@ -44,9 +44,7 @@ class Params(BaseModel):
 
     @model_validator(mode="after")
     def _unique(self):
-        ids = [n.id for n in self.nodes]
-        if len(ids) != len(set(ids)):
-            raise ValueError(f"nodes: duplicate id among {ids}")
+        require_unique_ids(self.nodes, "nodes")
         return self
 
 

@@ -3,7 +3,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .editorial import checked_items, cited_facts
+from .editorial import checked_items, cited_facts, require_unique_ids
 
 QUESTIONS = [  # (key in the spec, heading shown) — every verdict answers all four, in this order
     ("changed", "What changed"),
@@ -35,9 +35,7 @@ class Params(BaseModel):
 
     @model_validator(mode="after")
     def _unique(self):
-        ids = [v.id for v in self.verdicts]
-        if len(ids) != len(set(ids)):
-            raise ValueError(f"verdicts: duplicate id among {ids}")
+        require_unique_ids(self.verdicts, "verdicts")
         return self
 
 

@@ -1,6 +1,6 @@
 # The two commands a fresh machine needs:
 #   make site   install what the build needs, then build the site into _site/
-#   make test   install test tools (and Debian's chromium if missing), lint the JS, then run every test
+#   make test   install test tools (and Debian's chromium if missing), lint, then run every test
 PY ?= python3
 
 .PHONY: site test serve deps test-deps
@@ -9,6 +9,8 @@ site: deps
 	$(PY) build.py
 
 test: deps test-deps
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	npx eslint .
 	$(PY) -m pytest
 

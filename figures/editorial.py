@@ -1,4 +1,5 @@
 """Shared checks for figures whose data is editorial text in the spec (FIG 13, 14, 18)."""
+
 import re
 
 

@@ -4,6 +4,7 @@ All counts come from `gpt2_params` (the kernel's exact breakdown); the builder o
 into the boxes the figure draws and checks that the groups add up to the kernel's total and to the
 published totals in facts.yaml (both vocabularies).
 """
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -56,60 +57,136 @@ def build(params: dict, facts) -> dict:
     config = dict(n_ctx=n_ctx, n_embd=d, n_layer=L, mlp_ratio=r, tied=tied)
     p = gpt2_params(vocab_size=V, **config)
     padded = gpt2_params(vocab_size=V_pad, **config)
-    for got, key in ((p["total"], "gpt2_small.params_total_vocab50257"),
-                     (padded["total"], "gpt2_small.params_total_vocab50304_nanogpt")):
+    for got, key in (
+        (p["total"], "gpt2_small.params_total_vocab50257"),
+        (padded["total"], "gpt2_small.params_total_vocab50304_nanogpt"),
+    ):
         if got != facts.number(key):  # the kernel and the published count must agree
             raise ValueError(f"kernel total {got:,} != fact {key} ({facts.number(key):,.0f})")
     d_head, d_ff = d // H, r * d
     x = _shape(T, d)
 
     pipeline = [
-        dict(id="tokens", title="Token ids", shape_in="", shape_out=_shape(T),
-             note=f"{T} ids, each one of {V} vocabulary entries", parts=[], count=0),
-        dict(id="embed", title="Token + position embedding", shape_in=_shape(T), shape_out=x,
-             note="look up a row of each table and add them",
-             parts=[_part("wte (token)", p["wte"], _shape(V, d), "g2-wte"),
-                    _part("wpe (position)", p["wpe"], _shape(n_ctx, d), "g2-wpe")],
-             count=p["wte"] + p["wpe"]),
-        dict(id="blocks", title=f"Transformer block ×{L}", shape_in=x, shape_out=x, sym="g2-block",
-             note=f"{L} identical layers in sequence", repeat=L,
-             parts=[_part("per block", p["block"], "", "g2-block"), _part(f"all {L} blocks", p["blocks"])],
-             count=p["blocks"]),
-        dict(id="ln_f", title="Final LayerNorm", shape_in=x, shape_out=x, sym="g2-lnf",
-             note="scale γ and shift β per channel", parts=[_part("ln_f", p["ln_f"], _shape(2, d), "g2-lnf")],
-             count=p["ln_f"]),
-        dict(id="lm_head", title="LM head" + (" (tied)" if tied else ""), shape_in=x, shape_out=_shape(T, V),
-             note="reuses the token embedding wte, transposed" if tied else "its own output matrix",
-             parts=[_part("shares wte, adds none" if tied else "lm_head", p["wte"] if tied else p["lm_head"],
-                          _shape(d, V), "g2-wte" if tied else None)],
-             count=p["lm_head"]),
-        dict(id="logits", title="Next-token logits", shape_in=_shape(T, V), shape_out="",
-             note="the last row scores token T + 1", parts=[], count=0),
+        dict(
+            id="tokens",
+            title="Token ids",
+            shape_in="",
+            shape_out=_shape(T),
+            note=f"{T} ids, each one of {V} vocabulary entries",
+            parts=[],
+            count=0,
+        ),
+        dict(
+            id="embed",
+            title="Token + position embedding",
+            shape_in=_shape(T),
+            shape_out=x,
+            note="look up a row of each table and add them",
+            parts=[
+                _part("wte (token)", p["wte"], _shape(V, d), "g2-wte"),
+                _part("wpe (position)", p["wpe"], _shape(n_ctx, d), "g2-wpe"),
+            ],
+            count=p["wte"] + p["wpe"],
+        ),
+        dict(
+            id="blocks",
+            title=f"Transformer block ×{L}",
+            shape_in=x,
+            shape_out=x,
+            sym="g2-block",
+            note=f"{L} identical layers in sequence",
+            repeat=L,
+            parts=[_part("per block", p["block"], "", "g2-block"), _part(f"all {L} blocks", p["blocks"])],
+            count=p["blocks"],
+        ),
+        dict(
+            id="ln_f",
+            title="Final LayerNorm",
+            shape_in=x,
+            shape_out=x,
+            sym="g2-lnf",
+            note="scale γ and shift β per channel",
+            parts=[_part("ln_f", p["ln_f"], _shape(2, d), "g2-lnf")],
+            count=p["ln_f"],
+        ),
+        dict(
+            id="lm_head",
+            title="LM head" + (" (tied)" if tied else ""),
+            shape_in=x,
+            shape_out=_shape(T, V),
+            note="reuses the token embedding wte, transposed" if tied else "its own output matrix",
+            parts=[
+                _part(
+                    "shares wte, adds none" if tied else "lm_head",
+                    p["wte"] if tied else p["lm_head"],
+                    _shape(d, V),
+                    "g2-wte" if tied else None,
+                )
+            ],
+            count=p["lm_head"],
+        ),
+        dict(
+            id="logits",
+            title="Next-token logits",
+            shape_in=_shape(T, V),
+            shape_out="",
+            note="the last row scores token T + 1",
+            parts=[],
+            count=0,
+        ),
     ]
     attn = p["c_attn"] + p["attn_c_proj"]
     mlp = p["c_fc"] + p["mlp_c_proj"]
     layer = [
-        dict(id="ln_1", title="LayerNorm", shape_in=x, shape_out=x,
-             parts=[_part("ln_1", p["ln_1"], _shape(2, d))], count=p["ln_1"]),
-        dict(id="attn", title=f"Causal self-attention, {H} heads of {d_head}", shape_in=x, shape_out=x,
-             note=f"q, k, v {_shape(H, T, d_head)} each; scores {_shape(H, T, T)}, masked",
-             parts=[_part("c_attn → q, k, v", p["c_attn"], f"{d}→{3 * d}"),
-                    _part("c_proj", p["attn_c_proj"], f"{d}→{d}")], count=attn),
+        dict(
+            id="ln_1",
+            title="LayerNorm",
+            shape_in=x,
+            shape_out=x,
+            parts=[_part("ln_1", p["ln_1"], _shape(2, d))],
+            count=p["ln_1"],
+        ),
+        dict(
+            id="attn",
+            title=f"Causal self-attention, {H} heads of {d_head}",
+            shape_in=x,
+            shape_out=x,
+            note=f"q, k, v {_shape(H, T, d_head)} each; scores {_shape(H, T, T)}, masked",
+            parts=[
+                _part("c_attn → q, k, v", p["c_attn"], f"{d}→{3 * d}"),
+                _part("c_proj", p["attn_c_proj"], f"{d}→{d}"),
+            ],
+            count=attn,
+        ),
         dict(id="add_1", title="+ residual", shape_in=x, shape_out=x, note="x + attn(LN(x))", parts=[], count=0),
-        dict(id="ln_2", title="LayerNorm", shape_in=x, shape_out=x,
-             parts=[_part("ln_2", p["ln_2"], _shape(2, d))], count=p["ln_2"]),
-        dict(id="mlp", title=f"MLP {d}→{d_ff}→{d}, GELU", shape_in=x, shape_out=x,
-             note=f"hidden {_shape(T, d_ff)}",
-             parts=[_part("c_fc", p["c_fc"], f"{d}→{d_ff}"), _part("c_proj", p["mlp_c_proj"], f"{d_ff}→{d}")],
-             count=mlp),
+        dict(
+            id="ln_2",
+            title="LayerNorm",
+            shape_in=x,
+            shape_out=x,
+            parts=[_part("ln_2", p["ln_2"], _shape(2, d))],
+            count=p["ln_2"],
+        ),
+        dict(
+            id="mlp",
+            title=f"MLP {d}→{d_ff}→{d}, GELU",
+            shape_in=x,
+            shape_out=x,
+            note=f"hidden {_shape(T, d_ff)}",
+            parts=[_part("c_fc", p["c_fc"], f"{d}→{d_ff}"), _part("c_proj", p["mlp_c_proj"], f"{d_ff}→{d}")],
+            count=mlp,
+        ),
         dict(id="add_2", title="+ residual", shape_in=x, shape_out=x, note="x + mlp(LN(x))", parts=[], count=0),
     ]
     if sum(b["count"] for b in layer) != p["block"]:
         raise ValueError("layer boxes do not add up to the kernel's block count")
 
     # how one block splits between its sublayers (the closed view draws it once per layer)
-    split = [dict(id="attn", label="attention", count=attn), dict(id="mlp", label="MLP", count=mlp),
-             dict(id="ln", label="2 LayerNorms", count=p["ln_1"] + p["ln_2"])]
+    split = [
+        dict(id="attn", label="attention", count=attn),
+        dict(id="mlp", label="MLP", count=mlp),
+        dict(id="ln", label="2 LayerNorms", count=p["ln_1"] + p["ln_2"]),
+    ]
     for part in split:
         part["share"] = part["count"] / p["block"]
 
@@ -127,8 +204,9 @@ def build(params: dict, facts) -> dict:
         a["share"] = a["count"] / p["total"]
 
     return {
-        "config": dict(n_layer=L, n_head=H, n_embd=d, d_head=d_head, d_ff=d_ff, n_ctx=n_ctx, T=T,
-                       vocab=V, vocab_padded=V_pad),
+        "config": dict(
+            n_layer=L, n_head=H, n_embd=d, d_head=d_head, d_ff=d_ff, n_ctx=n_ctx, T=T, vocab=V, vocab_padded=V_pad
+        ),
         "pipeline": pipeline,
         "layer": layer,
         "block_total": p["block"],
@@ -139,11 +217,11 @@ def build(params: dict, facts) -> dict:
         "wte_padded": padded["wte"],
         "config_md": "{{gpt2_small.config}}",
         "padded_md": "With the vocabulary padded to a multiple of 64, as nanoGPT does: "
-                     "{{gpt2_small.params_total_vocab50304_nanogpt}} parameters.",
+        "{{gpt2_small.params_total_vocab50304_nanogpt}} parameters.",
         "provenance": {
             "kernels": ["k3explainer.kernels.gpt2_params"],
             "inputs": f"vocab {V} (and padded {V_pad}), n_ctx {n_ctx}, n_embd {d}, n_layer {L}, "
-                      f"mlp_ratio {r}, tied={tied}; shapes for one sequence of T = {T}",
+            f"mlp_ratio {r}, tied={tied}; shapes for one sequence of T = {T}",
             "seed": None,
             "checks": "box counts sum to the kernel's block and total; totals equal facts.yaml for both vocabularies",
         },

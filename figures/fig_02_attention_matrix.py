@@ -5,6 +5,7 @@ Beside the weights of the scaled scores it ships the weights the same scores wou
 makes each row. Per-row readouts (largest weight and where it goes, row sums) are computed here,
 not in the browser.
 """
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 

@@ -5,6 +5,7 @@ multipliers in between), so the JS never computes the scale; every readout comes
 `costs` kernels; the display constants (pixels per cell, screen width, model width, bytes per
 element) are the spec's ILLUSTRATIVE params.
 """
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -91,14 +92,18 @@ def build(params: dict, facts) -> dict:
         },
         "constants": dict(px_per_cell=px, screen_px=screen, n_heads=H, d_head=d, D=D, bytes_per_element=bpe),
         "flash_md": "**FlashAttention** ({{flashattention.year}}) computes "
-                    "{{flashattention.mechanism}}. It removes the materialised matrix of the training "
-                    "readout; the prefill arithmetic stays quadratic.",
+        "{{flashattention.mechanism}}. It removes the materialised matrix of the training "
+        "readout; the prefill arithmetic stays quadratic.",
         "provenance": {
-            "kernels": ["k3explainer.kernels.score_cells", "k3explainer.kernels.prefill_attention_flops",
-                        "k3explainer.kernels.decode_step_reads", "k3explainer.kernels.decode_step_writes",
-                        "k3explainer.kernels.kv_cache_elements"],
+            "kernels": [
+                "k3explainer.kernels.score_cells",
+                "k3explainer.kernels.prefill_attention_flops",
+                "k3explainer.kernels.decode_step_reads",
+                "k3explainer.kernels.decode_step_writes",
+                "k3explainer.kernels.kv_cache_elements",
+            ],
             "inputs": f"N = {N[0]} … {N[-1]} ({len(N)} values), D = {H} heads × {d} = {D}, "
-                      f"{bpe} bytes per element, {px} px per cell, {screen}-px screen (all ILLUSTRATIVE)",
+            f"{bpe} bytes per element, {px} px per cell, {screen}-px screen (all ILLUSTRATIVE)",
             "seed": None,
         },
     }

@@ -6,6 +6,7 @@ each decode step come from `decode_with_kv_cache`; the full causal pass from
 that pass's row. The fixed-size comparison is linear attention's d×d state φ(K)ᵀV (§05), whose
 size and per-step traffic come from `mechanism_costs`.
 """
+
 from typing import Literal
 
 import numpy as np
@@ -67,14 +68,23 @@ def build(params: dict, facts) -> dict:
         return reassociate(elu_plus_one(q[:n]), elu_plus_one(k[:n]), v[:n])["state"]
 
     # step 0: the prefill fills the cache with the whole prompt in one causal pass
-    steps = [dict(kind="prefill", token=P - 1, n=P, reads=0, writes=int(kv_cache_elements(P, D)),
-                  cache=int(kv_cache_elements(P, D)))]
+    steps = [
+        dict(
+            kind="prefill",
+            token=P - 1,
+            n=P,
+            reads=0,
+            writes=int(kv_cache_elements(P, D)),
+            cache=int(kv_cache_elements(P, D)),
+        )
+    ]
     for j, n in enumerate(dec["cache_tokens"]):
         reads, writes = int(dec["reads"][j]), int(dec["writes"][j])
         if reads != decode_step_reads(n, D) or writes != decode_step_writes(D):
             raise ValueError("decode_with_kv_cache and the cost kernels disagree")
-        steps.append(dict(kind="decode", token=P + j, n=int(n), reads=reads, writes=writes,
-                          cache=int(kv_cache_elements(n, D))))
+        steps.append(
+            dict(kind="decode", token=P + j, n=int(n), reads=reads, writes=writes, cache=int(kv_cache_elements(n, D)))
+        )
     for s in steps:
         t = s["token"]
         s["cached_out"] = dec["outputs"][t]
@@ -83,9 +93,15 @@ def build(params: dict, facts) -> dict:
         c = state_cost(s["n"])
         # the prefill builds the state from nothing in one pass: like the cache's, its step reads no state
         reads = 0 if s["kind"] == "prefill" else int(c["reads"])
-        s["state"] = dict(kept=int(c["kept"]), reads=reads, writes=int(c["kept"]), S=state_at(s["n"]),
-                          out=lin_state[t], full_out=lin_full[t],
-                          max_diff=float(np.max(np.abs(lin_state[t] - lin_full[t]))))
+        s["state"] = dict(
+            kept=int(c["kept"]),
+            reads=reads,
+            writes=int(c["kept"]),
+            S=state_at(s["n"]),
+            out=lin_state[t],
+            full_out=lin_full[t],
+            max_diff=float(np.max(np.abs(lin_state[t] - lin_full[t]))),
+        )
 
     return {
         "tokens": tokens,
@@ -95,13 +111,19 @@ def build(params: dict, facts) -> dict:
         "v": v,
         "steps": steps,
         "provenance": {
-            "kernels": ["k3explainer.kernels.decode_with_kv_cache", "k3explainer.kernels.causal_softmax_attention",
-                        "k3explainer.kernels.kv_cache_elements", "k3explainer.kernels.decode_step_reads",
-                        "k3explainer.kernels.decode_step_writes", "k3explainer.kernels.mechanism_costs",
-                        "k3explainer.kernels.reassociate", "k3explainer.kernels.elu_plus_one",
-                        "k3explainer.kernels.linear_attention"],
+            "kernels": [
+                "k3explainer.kernels.decode_with_kv_cache",
+                "k3explainer.kernels.causal_softmax_attention",
+                "k3explainer.kernels.kv_cache_elements",
+                "k3explainer.kernels.decode_step_reads",
+                "k3explainer.kernels.decode_step_writes",
+                "k3explainer.kernels.mechanism_costs",
+                "k3explainer.kernels.reassociate",
+                "k3explainer.kernels.elu_plus_one",
+                "k3explainer.kernels.linear_attention",
+            ],
             "inputs": f"q, k, v: [{T}, {D}] standard normal from numpy default_rng(seed); prefill {P} tokens, "
-                      f"then {T - P} decode steps",
+            f"then {T - P} decode steps",
             "seed": params["seed"],
             "illustrative": "the continuation tokens are made up and the projections are random: no model is run",
         },

@@ -4,6 +4,7 @@ Both orders come from `linear_attention` (parallel = masked (φQ φKᵀ)V, recur
 S_t = Σ_{s≤t} φ(k_s) v_sᵀ); the N×N middle and each prefix state S_t from `reassociate`; the
 multiply-add counts, for this N and for longer sequences, from `reassociation_costs`.
 """
+
 from typing import Literal
 
 import numpy as np
@@ -59,8 +60,11 @@ def build(params: dict, facts) -> dict:
         "out_scale": float(np.max(np.abs(out_parallel))),
         "max_diff_normalised": float(np.max(np.abs(normalised[0] - normalised[1]))),
         # the figure draws the masked middle, so it counts the masked product (and names the unmasked one)
-        "madds": {"quadratic": int(here["madds_quadratic_causal"]), "quadratic_unmasked": int(here["madds_quadratic"]),
-                  "linear": int(here["madds_linear"])},
+        "madds": {
+            "quadratic": int(here["madds_quadratic_causal"]),
+            "quadratic_unmasked": int(here["madds_quadratic"]),
+            "linear": int(here["madds_linear"]),
+        },
         "growth": {
             "n": GROWTH_N,
             "middle_quadratic": costs["middle_quadratic"],

@@ -5,6 +5,7 @@ builder ships both kernels at every angle (`similarity_kernels`) and, for eight 
 directions scaled to r, the attention weights each kernel gives. Values are rounded to five
 significant digits to keep the data small (the page shows at most four).
 """
+
 from typing import Annotated, Literal
 
 import numpy as np
@@ -30,8 +31,10 @@ class Params(BaseModel):
     def _in_range(self):
         lo, hi = self.key_length_range
         if not lo <= self.key_length_default <= hi:
-            raise ValueError(f"need key_length_range[0] ≤ key_length_default ≤ key_length_range[1], "
-                             f"got {lo}, {self.key_length_default}, {hi}")
+            raise ValueError(
+                f"need key_length_range[0] ≤ key_length_default ≤ key_length_range[1], "
+                f"got {lo}, {self.key_length_default}, {hi}"
+            )
         return self
 
 
@@ -58,16 +61,20 @@ def build(params: dict, facts) -> dict:
         sweep = similarity_kernels(q, r * unit)  # one query against every angle
         keys = similarity_kernels(q, r * key_dirs)
         ratio = sweep["exp"][0] / sweep["elu"][0]  # constant iff one kernel were a rescaled copy
-        slices.append({
-            "length": float(r),
-            "dot": _r(sweep["dot"][0], 4),
-            "exp": _r(sweep["exp"][0]),
-            "elu": _r(sweep["elu"][0]),
-            "ratio_min": float(ratio.min()), "ratio_max": float(ratio.max()),
-            "exp_min": float(sweep["exp"].min()), "elu_min": float(sweep["elu"].min()),
-            "w_exp": _r(keys["exp_weights"][0]),
-            "w_elu": _r(keys["elu_weights"][0]),
-        })
+        slices.append(
+            {
+                "length": float(r),
+                "dot": _r(sweep["dot"][0], 4),
+                "exp": _r(sweep["exp"][0]),
+                "elu": _r(sweep["elu"][0]),
+                "ratio_min": float(ratio.min()),
+                "ratio_max": float(ratio.max()),
+                "exp_min": float(sweep["exp"].min()),
+                "elu_min": float(sweep["elu"].min()),
+                "w_exp": _r(keys["exp_weights"][0]),
+                "w_elu": _r(keys["elu_weights"][0]),
+            }
+        )
     default = int(np.argmin(np.abs(lengths - params["key_length_default"])))
     return {
         "query": q,
@@ -79,8 +86,10 @@ def build(params: dict, facts) -> dict:
         "w_max": float(max(max(s["w_exp"] + s["w_elu"]) for s in slices)) * 1.08,
         "provenance": {
             "kernels": ["k3explainer.kernels.similarity_kernels (exp(q·k), φ(q)·φ(k), normalised weights)"],
-            "inputs": (f"query {params['query']}; keys r·(cos θ, sin θ) for r in {lo}…{hi} step {step} and "
-                       f"{len(angles)} angles; {params['n_keys']} key directions uniform from default_rng(seed)"),
+            "inputs": (
+                f"query {params['query']}; keys r·(cos θ, sin θ) for r in {lo}…{hi} step {step} and "
+                f"{len(angles)} angles; {params['n_keys']} key directions uniform from default_rng(seed)"
+            ),
             "seed": params["seed"],
             "illustrative": "2-D vectors and no 1/√d scaling so both kernels fit one plot",
         },

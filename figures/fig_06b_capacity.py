@@ -5,6 +5,7 @@ every n, the error of the pairs grouped by when they were stored (oldest first).
 d² numbers whatever n is; the softmax cache keeps 2·n·d. All numbers come from
 kernels.capacity.recall_sweep (held equal to the plain per-n reference by the kernel tests).
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -32,7 +33,9 @@ class Params(BaseModel):
     ratio_default: float = Field(gt=0, le=4)  # the n the figure opens at, as n / d
     seed: int  # pairs for width d from default_rng([seed, d])
     n_seeds: int = Field(ge=2)  # independent sequences per width; the curves are their mean, the band their range
-    steps_per_d: int = Field(ge=1)  # grid of n: 1, then every d / steps_per_d pairs (every pair when d is smaller) up to 4d
+    steps_per_d: int = Field(
+        ge=1
+    )  # grid of n: 1, then every d / steps_per_d pairs (every pair when d is smaller) up to 4d
     groups: int = Field(ge=1)  # the age view groups the stored pairs into at most this many runs
     memories: list[MemorySpec] = Field(min_length=1)
     digits: int = Field(default=3, ge=1, le=6)  # decimals the errors are shipped with
@@ -54,9 +57,15 @@ def pairs(seed: int, d: int, n_seeds: int, N: int) -> tuple[np.ndarray, np.ndarr
 
 
 def memories_for(specs: list[dict], d: int) -> list[Memory]:
-    return [Memory(m["kind"], beta=m["beta"] if m["kind"] != "softmax" else 1.0,
-                   alpha=m["alpha"] if m["kind"] != "softmax" else 1.0,
-                   scale=m["scale_per_sqrt_d"] * np.sqrt(d)) for m in specs]
+    return [
+        Memory(
+            m["kind"],
+            beta=m["beta"] if m["kind"] != "softmax" else 1.0,
+            alpha=m["alpha"] if m["kind"] != "softmax" else 1.0,
+            scale=m["scale_per_sqrt_d"] * np.sqrt(d),
+        )
+        for m in specs
+    ]
 
 
 def width(params: dict, d: int) -> dict:
@@ -65,7 +74,7 @@ def width(params: dict, d: int) -> dict:
     keys, values = pairs(params["seed"], d, params["n_seeds"], ns[-1])
     errors = recall_sweep(keys, values, memories_for(specs, d), ns)  # per n: [M, seeds, n]
     per_seed = np.stack([e.mean(-1) for e in errors], axis=-1)  # [M, seeds, G] mean over the stored pairs
-    r = lambda x: np.round(x, params["digits"])  # noqa: E731
+    r = lambda x: np.round(x, params["digits"])
     ages = [age_profile(e.mean(1), params["groups"]) for e in errors]  # per n: (starts, [M, groups])
     return {
         "d": d,
@@ -92,24 +101,38 @@ def build(params: dict, facts) -> dict:
         "ratio_default": float(params["ratio_default"]),
         "n_seeds": int(params["n_seeds"]),
         "groups": int(params["groups"]),
-        "memories": [{"key": m["key"], "label": m["label"], "kind": m["kind"],
-                      "state": m["kind"] != "softmax"} for m in specs],
+        "memories": [
+            {"key": m["key"], "label": m["label"], "kind": m["kind"], "state": m["kind"] != "softmax"} for m in specs
+        ],
         "by_d": by_d,
         "y_max": float(np.ceil(top * 4) / 4),  # the error axis, the same for every d (quarters)
         "provenance": {
-            "kernels": ["k3explainer.kernels.recall_sweep", "k3explainer.kernels.recall_reference (its specification)",
-                        "k3explainer.kernels.age_profile", "k3explainer.kernels.memory_elements",
-                        "k3explainer.kernels.l2_normalize"],
-            "inputs": (f"for each d in {widths}: {params['n_seeds']} sequences of 4d pairs, keys and values standard "
-                       "normal in R^d scaled to unit length, from default_rng([" + str(params["seed"]) + ", d]); "
-                       "store the first n in order, then read every stored key; error = ‖read − v‖ / ‖v‖"),
+            "kernels": [
+                "k3explainer.kernels.recall_sweep",
+                "k3explainer.kernels.recall_reference (its specification)",
+                "k3explainer.kernels.age_profile",
+                "k3explainer.kernels.memory_elements",
+                "k3explainer.kernels.l2_normalize",
+            ],
+            "inputs": (
+                f"for each d in {widths}: {params['n_seeds']} sequences of 4d pairs, keys and values standard "
+                "normal in R^d scaled to unit length, from default_rng([" + str(params["seed"]) + ", d]); "
+                "store the first n in order, then read every stored key; error = ‖read − v‖ / ‖v‖"
+            ),
             "memories": "; ".join(
-                f"{m['label']}: " + (f"softmax over the cached pairs, scores {m['scale_per_sqrt_d']:g}·√d·k_i·k"
-                                     if m["kind"] == "softmax" else
-                                     "S ← S + k vᵀ" if m["kind"] == "additive" else
-                                     ("S ← αS, then " if m["alpha"] < 1 else "") + "S ← S + β k (v − Sᵀk)ᵀ with β = "
-                                     + f"{m['beta']:g}" + (f", α = {m['alpha']:g}" if m["alpha"] < 1 else ""))
-                for m in specs),
+                f"{m['label']}: "
+                + (
+                    f"softmax over the cached pairs, scores {m['scale_per_sqrt_d']:g}·√d·k_i·k"
+                    if m["kind"] == "softmax"
+                    else "S ← S + k vᵀ"
+                    if m["kind"] == "additive"
+                    else ("S ← αS, then " if m["alpha"] < 1 else "")
+                    + "S ← S + β k (v − Sᵀk)ᵀ with β = "
+                    + f"{m['beta']:g}"
+                    + (f", α = {m['alpha']:g}" if m["alpha"] < 1 else "")
+                )
+                for m in specs
+            ),
             "seed": f"default_rng([{params['seed']}, d])",
             "illustrative": "widths, sequence lengths, seeds, β, α and the softmax scale are demo choices, not a model's",
         },

@@ -1,5 +1,6 @@
 """FIG 07 · DeltaNet (α = 1) beside Gated DeltaNet on the same tokens, for every α on the slider:
 the decayed state α·S before each write and the state after it, from the kernels."""
+
 from typing import Annotated, Literal
 
 import numpy as np
@@ -36,8 +37,10 @@ class Params(BaseModel):
             raise ValueError(f"need alpha_min < alpha_max, got {self.alpha_min} and {self.alpha_max}")
         if not self.alpha_min <= self.alpha <= self.alpha_max:
             raise ValueError(f"alpha {self.alpha} is off the slider {self.alpha_min} … {self.alpha_max}")
-        for name, token in (("repeat_key.token", self.repeat_key and self.repeat_key.token),
-                            ("open_token", self.open_token)):
+        for name, token in (
+            ("repeat_key.token", self.repeat_key and self.repeat_key.token),
+            ("open_token", self.open_token),
+        ):
             if token and token > self.n_tokens:
                 raise ValueError(f"{name} {token} is beyond the {self.n_tokens} tokens")
         return self
@@ -76,31 +79,46 @@ def build(params: dict, facts) -> dict:
         # values from S = (token 1's write) leaves exactly the part of it that survives their decay
         # and their delta-rule corrections (which erase along each later key)
         W1 = tr["state"][0]
-        _, _, rest = gated_delta_rule(q[1:], k[1:], np.zeros_like(v[1:]), g[1:], betas[1:], initial_state=W1,
-                                      trace=True)
+        _, _, rest = gated_delta_rule(
+            q[1:], k[1:], np.zeros_like(v[1:]), g[1:], betas[1:], initial_state=W1, trace=True
+        )
         left = np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)
-        gated.append({
-            "alpha": a, "decayed": r(tr["state_decayed"]), "state": r(tr["state"]),
-            # how far the gated memory is from plain DeltaNet after each token
-            "diff": r(np.max(np.abs(tr["state"] - plain["state"]), axis=(1, 2))),
-            # share of token 1's write (Frobenius norm) left after tokens 1..T, and α^n, decay alone
-            "survival": r(np.concatenate([[1.0], left])), "decay_only": r(a ** np.arange(T)),
-        })
+        gated.append(
+            {
+                "alpha": a,
+                "decayed": r(tr["state_decayed"]),
+                "state": r(tr["state"]),
+                # how far the gated memory is from plain DeltaNet after each token
+                "diff": r(np.max(np.abs(tr["state"] - plain["state"]), axis=(1, 2))),
+                # share of token 1's write (Frobenius norm) left after tokens 1..T, and α^n, decay alone
+                "survival": r(np.concatenate([[1.0], left])),
+                "decay_only": r(a ** np.arange(T)),
+            }
+        )
     return {
-        "d": d, "beta": beta, "digits": int(params.get("precision", 3)), "n_tokens": T,
-        "alphas": alphas, "alpha_default": float(params["alpha"]), "open_step": open_step,
+        "d": d,
+        "beta": beta,
+        "digits": int(params.get("precision", 3)),
+        "n_tokens": T,
+        "alphas": alphas,
+        "alpha_default": float(params["alpha"]),
+        "open_step": open_step,
         # one colour scale for both grids at every α: the largest magnitude either shows
         "heat_scale": float(np.max(np.abs(plain["state"]))) if T else 1.0,
-        "q": q, "k": k, "v": v,
+        "q": q,
+        "k": k,
+        "v": v,
         "plain": {"state_prev": r(plain["state_prev"]), "state": r(plain["state"])},
         "gated": gated,
         "provenance": {
             "kernels": ["k3explainer.kernels.delta_rule", "k3explainer.kernels.gated_delta_rule"],
-            "inputs": (f"the seeded tokens of FIG 06 (q, k, v: [{T}, {d}], unit-length q and k, "
-                       f"seed {params['seed']}); "
-                       f"beta = {beta}; the same alpha on every token, g = log(alpha) for each alpha in "
-                       f"{alphas[0]}..{alphas[-1]} step {params['alpha_step']}; states rounded to {DECIMALS} decimals; "
-                       "token 1's surviving share: the later tokens run with zero values from token 1's write"),
+            "inputs": (
+                f"the seeded tokens of FIG 06 (q, k, v: [{T}, {d}], unit-length q and k, "
+                f"seed {params['seed']}); "
+                f"beta = {beta}; the same alpha on every token, g = log(alpha) for each alpha in "
+                f"{alphas[0]}..{alphas[-1]} step {params['alpha_step']}; states rounded to {DECIMALS} decimals; "
+                "token 1's surviving share: the later tokens run with zero values from token 1's write"
+            ),
             "seed": params["seed"],
             "illustrative": "a fixed alpha and beta; trained models compute both from each token",
         },

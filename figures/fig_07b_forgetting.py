@@ -3,6 +3,8 @@ through DeltaNet (no decay), Gated DeltaNet (one scalar α) and KDA (α on the t
 none on the fact's), with the gate acting at the switch or on every step. The builder only sets
 up the runs and shapes what `kernels.forgetting_curves` measures: how much of each kind of item
 a query still gets back after each token, for every α on the slider."""
+
+from itertools import pairwise
 from typing import Literal
 
 import numpy as np
@@ -34,7 +36,7 @@ class Params(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self):
-        if any(not 0 <= a <= 1 for a in self.alphas) or any(b <= a for a, b in zip(self.alphas, self.alphas[1:])):
+        if any(not 0 <= a <= 1 for a in self.alphas) or any(b <= a for a, b in pairwise(self.alphas)):
             raise ValueError(f"alphas must increase within 0 … 1, got {self.alphas}")
         if self.alpha_default not in self.alphas:
             raise ValueError(f"alpha_default {self.alpha_default} is not on the slider {self.alphas}")
@@ -59,18 +61,45 @@ def read_times(n_tokens: int, switch_at: int, stride: int) -> list[int]:
 
 def build(params: dict, facts) -> dict:
     p = Params.model_validate(params)
-    stream = dict(d_k=p.d_k, d_v=p.d_v, n_slow=p.n_slow, n_tokens=p.n_tokens, switch_at=p.switch_at, pairs=p.pairs,
-                  topic_rank=p.topic_rank, beta_topic=p.beta_topic, beta_fact=p.beta_fact)
+    stream = dict(
+        d_k=p.d_k,
+        d_v=p.d_v,
+        n_slow=p.n_slow,
+        n_tokens=p.n_tokens,
+        switch_at=p.switch_at,
+        pairs=p.pairs,
+        topic_rank=p.topic_rank,
+        beta_topic=p.beta_topic,
+        beta_fact=p.beta_fact,
+    )
     seeds = [p.seed + i for i in range(p.n_seeds)]
     times = read_times(p.n_tokens, p.switch_at, p.time_stride)
     schedules = list(SCHEDULE_LABELS)
     # DeltaNet has no gate: one run. Gated DeltaNet and KDA: one run per schedule and slider α.
     runs = [("deltanet", 1.0, "every")] + [(m, a, s) for s in schedules for m in ("gated", "kda") for a in p.alphas]
-    recall = np.round(forgetting_curves(seeds, runs, times, alpha_slow=p.alpha_slow, **stream), DECIMALS)  # [run, kind, time]
+    recall = np.round(
+        forgetting_curves(seeds, runs, times, alpha_slow=p.alpha_slow, **stream), DECIMALS
+    )  # [run, kind, time]
     gated = recall[1:].reshape(len(schedules), 2, len(p.alphas), len(FORGETTING_KINDS), len(times))
-    def channel_gates(mech):  # [alpha][channel]: what the gated step multiplies each key channel by (the gate the runs used)
-        return [np.exp(gate_schedule(mech, a, n_tokens=p.n_tokens, d_k=p.d_k, n_slow=p.n_slow, switch_at=p.switch_at,
-                                     schedule="switch", alpha_slow=p.alpha_slow)[p.switch_at]) for a in p.alphas]
+
+    def channel_gates(
+        mech,
+    ):  # [alpha][channel]: what the gated step multiplies each key channel by (the gate the runs used)
+        return [
+            np.exp(
+                gate_schedule(
+                    mech,
+                    a,
+                    n_tokens=p.n_tokens,
+                    d_k=p.d_k,
+                    n_slow=p.n_slow,
+                    switch_at=p.switch_at,
+                    schedule="switch",
+                    alpha_slow=p.alpha_slow,
+                )[p.switch_at]
+            )
+            for a in p.alphas
+        ]
 
     return {
         "channel_gates": {m: channel_gates(m) for m in FORGETTING_MECHANISMS},
@@ -90,26 +119,39 @@ def build(params: dict, facts) -> dict:
         "kinds": list(FORGETTING_KINDS),
         "kind_labels": KIND_LABELS,
         "kind_notes": KIND_NOTES,
-        "d_k": p.d_k, "n_slow": p.n_slow, "pairs": p.pairs, "n_seeds": p.n_seeds, "alpha_slow": p.alpha_slow,
-        "seeds": seeds, "stream": stream,  # everything the kernel was given, so a test can run it again
+        "d_k": p.d_k,
+        "n_slow": p.n_slow,
+        "pairs": p.pairs,
+        "n_seeds": p.n_seeds,
+        "alpha_slow": p.alpha_slow,
+        "seeds": seeds,
+        "stream": stream,  # everything the kernel was given, so a test can run it again
         # recall[kind][time]: the share of each item's value a query with its key gets back, mean over items and seeds
         "deltanet": recall[0],
         "gated": {s: gated[i, 0] for i, s in enumerate(schedules)},  # [schedule] → [alpha][kind][time]
         "kda": {s: gated[i, 1] for i, s in enumerate(schedules)},
         "y_min": float(min(0.0, np.floor(recall.min() * 10) / 10)),
         "provenance": {
-            "kernels": ["k3explainer.kernels.forgetting_curves", "k3explainer.kernels.topic_switch_stream",
-                        "k3explainer.kernels.gate_schedule", "k3explainer.kernels.kda"],
-            "inputs": (f"{p.n_seeds} streams (default_rng({p.seed} + i)) of {p.n_tokens} tokens, key width {p.d_k}, "
-                       f"value width {p.d_v}: token 1 a fact whose key uses only key channels 1–{p.n_slow} "
-                       f"(beta {p.beta_fact}); tokens 2–{p.switch_at} topic A, tokens {p.switch_at + 1}–{p.n_tokens} "
-                       f"topic B: {p.pairs} pairs each, shuffled rounds, keys in a random {p.topic_rank}-dimensional "
-                       f"subspace of channels {p.n_slow + 1}–{p.d_k}, beta {p.beta_topic}; unit keys and values. "
-                       f"Gated DeltaNet: alpha on every channel; KDA: alpha on channels {p.n_slow + 1}–{p.d_k}, "
-                       f"{p.alpha_slow} on 1–{p.n_slow}; at the switch token only, or on every token. "
-                       f"Recall = (Sᵀk)·v / ‖v‖², mean over items and streams, rounded to {DECIMALS} decimals"),
+            "kernels": [
+                "k3explainer.kernels.forgetting_curves",
+                "k3explainer.kernels.topic_switch_stream",
+                "k3explainer.kernels.gate_schedule",
+                "k3explainer.kernels.kda",
+            ],
+            "inputs": (
+                f"{p.n_seeds} streams (default_rng({p.seed} + i)) of {p.n_tokens} tokens, key width {p.d_k}, "
+                f"value width {p.d_v}: token 1 a fact whose key uses only key channels 1–{p.n_slow} "
+                f"(beta {p.beta_fact}); tokens 2–{p.switch_at} topic A, tokens {p.switch_at + 1}–{p.n_tokens} "
+                f"topic B: {p.pairs} pairs each, shuffled rounds, keys in a random {p.topic_rank}-dimensional "
+                f"subspace of channels {p.n_slow + 1}–{p.d_k}, beta {p.beta_topic}; unit keys and values. "
+                f"Gated DeltaNet: alpha on every channel; KDA: alpha on channels {p.n_slow + 1}–{p.d_k}, "
+                f"{p.alpha_slow} on 1–{p.n_slow}; at the switch token only, or on every token. "
+                f"Recall = (Sᵀk)·v / ‖v‖², mean over items and streams, rounded to {DECIMALS} decimals"
+            ),
             "seed": p.seed,
-            "illustrative": ("a demo stream; the fact's key is put in channels no topic key uses and KDA's gate "
-                             "is set to spare exactly those: what a learned gate could do, not what a trained one does"),
+            "illustrative": (
+                "a demo stream; the fact's key is put in channels no topic key uses and KDA's gate "
+                "is set to spare exactly those: what a learned gate could do, not what a trained one does"
+            ),
         },
     }

@@ -6,6 +6,7 @@ violet, gate = orange, io = projections and norms). Equations are inline Markdow
 the pipeline renders to MathML at build time. The demo numbers come from `kda`, `kda_chunked`
 and `gated_delta_rule` on seeded inputs.
 """
+
 from typing import Annotated
 
 import numpy as np
@@ -45,63 +46,192 @@ class Params(BaseModel):
 # 10 px arrowheads never touch. The cells and channels are chosen so wires cross as little as the
 # graph allows (the router also orders each channel's lanes to cross least).
 LAYOUTS = {
-    "wide": {"flow": "right", "tracks": 5, "node_w": 150, "node_w_research": 220, "min_width": 700, "gap": 26, "lane": 9, "port": 15},
-    "tall": {"flow": "down", "tracks": 3, "node_w": 96, "node_w_research": 96, "min_width": 0, "gap": 18, "lane": 7, "port": 15},
+    "wide": {
+        "flow": "right",
+        "tracks": 5,
+        "node_w": 150,
+        "node_w_research": 220,
+        "min_width": 700,
+        "gap": 26,
+        "lane": 9,
+        "port": 15,
+    },
+    "tall": {
+        "flow": "down",
+        "tracks": 3,
+        "node_w": 96,
+        "node_w_research": 96,
+        "min_width": 0,
+        "gap": 18,
+        "lane": 7,
+        "port": 15,
+    },
 }
 # id, (wide layer, track), (tall layer, track), pathway, label, research shape, research equation (inline Markdown)
 NODES = [
     ("x", (0, 4), (0, 1), "io", "x: a chunk of C tokens", "[C, d]", "one row per token"),
     ("proj", (1, 1), (1, 1), "io", "Projections W_q, W_k, W_v", "[C, d_k], [C, d_v]", r"$q, k, v = W x$"),
-    ("conv", (1, 2), (2, 1), "io", "Short conv + SiLU", "[C, d_k], [C, d_v]", r"$\operatorname{SiLU}(\operatorname{ShortConv}(\cdot))$"),
-    ("l2", (1, 3), (3, 1), "io", "L2 norm on q, k", "[C, d_k]", r"$q \leftarrow q/\lVert q\rVert$, $k \leftarrow k/\lVert k\rVert$"),
+    (
+        "conv",
+        (1, 2),
+        (2, 1),
+        "io",
+        "Short conv + SiLU",
+        "[C, d_k], [C, d_v]",
+        r"$\operatorname{SiLU}(\operatorname{ShortConv}(\cdot))$",
+    ),
+    (
+        "l2",
+        (1, 3),
+        (3, 1),
+        "io",
+        "L2 norm on q, k",
+        "[C, d_k]",
+        r"$q \leftarrow q/\lVert q\rVert$, $k \leftarrow k/\lVert k\rVert$",
+    ),
     ("beta", (1, 0), (0, 0), "io", "Write strength β", "[C]", r"$\sym{kda-beta}{\beta_t} = \sigma(W_\beta x_t)$"),
-    ("fproj", (1, 4), (1, 2), "gate", "Gate projection (low rank)", "[C, d_k]", r"$f_t = W_f^{\uparrow} W_f^{\downarrow} x_t$"),
-    ("gate", (2, 4), (2, 2), "gate", "Per-channel log-decay g", "[C, d_k]",
-     r"$g_t = -e^{A}\operatorname{softplus}(f_t + b)$, $\sym{kda-alpha}{\alpha_t} = e^{g_t}$"),
-    ("cumsum", (2, 3), (3, 2), "gate", "Cumulative decay γ, pairwise E", "[C, d_k], [C, C, d_k]",
-     r"$\gamma_r = \sum_{s\le r} g_s$, $E_{rc} = e^{\gamma_r - \gamma_c}$"),
-    ("sin", (3, 1), (4, 0), "state", "State S from the previous chunk", "[d_k, d_v]", r"$\sym{kda-state}{S}$ entering the chunk"),
-    ("ut", (2, 2), (4, 1), "intra", "WY / UT transform", "[C, C]",
-     r"$A_{rc} = \beta_r \sum_i k_r[i]k_c[i]E_{rc}[i]$ $(c<r)$, $M = (I + A)^{-1}\operatorname{diag}(\beta)$"),
-    ("vp", (4, 1), (5, 0), "intra", "Pseudo-values V′", "[C, d_v]", r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$"),
-    ("p", (3, 3), (5, 1), "intra", "Masked QKᵀ inside the chunk", "[C, C]",
-     r"$P_{rc} = \sum_i s\,q_r[i]\,k_c[i]\,E_{rc}[i]$ $(c \le r)$, $s = d_k^{-1/2}$"),
+    (
+        "fproj",
+        (1, 4),
+        (1, 2),
+        "gate",
+        "Gate projection (low rank)",
+        "[C, d_k]",
+        r"$f_t = W_f^{\uparrow} W_f^{\downarrow} x_t$",
+    ),
+    (
+        "gate",
+        (2, 4),
+        (2, 2),
+        "gate",
+        "Per-channel log-decay g",
+        "[C, d_k]",
+        r"$g_t = -e^{A}\operatorname{softplus}(f_t + b)$, $\sym{kda-alpha}{\alpha_t} = e^{g_t}$",
+    ),
+    (
+        "cumsum",
+        (2, 3),
+        (3, 2),
+        "gate",
+        "Cumulative decay γ, pairwise E",
+        "[C, d_k], [C, C, d_k]",
+        r"$\gamma_r = \sum_{s\le r} g_s$, $E_{rc} = e^{\gamma_r - \gamma_c}$",
+    ),
+    (
+        "sin",
+        (3, 1),
+        (4, 0),
+        "state",
+        "State S from the previous chunk",
+        "[d_k, d_v]",
+        r"$\sym{kda-state}{S}$ entering the chunk",
+    ),
+    (
+        "ut",
+        (2, 2),
+        (4, 1),
+        "intra",
+        "WY / UT transform",
+        "[C, C]",
+        r"$A_{rc} = \beta_r \sum_i k_r[i]k_c[i]E_{rc}[i]$ $(c<r)$, $M = (I + A)^{-1}\operatorname{diag}(\beta)$",
+    ),
+    (
+        "vp",
+        (4, 1),
+        (5, 0),
+        "intra",
+        "Pseudo-values V′",
+        "[C, d_v]",
+        r"$W = M(e^{\gamma}\odot K)$, $U = MV$, $V' = U - W S$",
+    ),
+    (
+        "p",
+        (3, 3),
+        (5, 1),
+        "intra",
+        "Masked QKᵀ inside the chunk",
+        "[C, C]",
+        r"$P_{rc} = \sum_i s\,q_r[i]\,k_c[i]\,E_{rc}[i]$ $(c \le r)$, $s = d_k^{-1/2}$",
+    ),
     ("read", (3, 2), (6, 1), "state", "Every query reads S", "[C, d_v]", r"$(e^{\gamma}\odot sQ)\,S$"),
     ("sum", (4, 2), (6, 0), "io", "Chunk output O", "[C, d_v]", r"$O = (e^{\gamma}\odot sQ)\,S$ $+\,P V'$"),
-    ("sout", (4, 0), (8, 0), "state", "Update S once, pass it on", "[d_k, d_v]",
-     r"$\sym{kda-state}{S} \leftarrow \operatorname{Diag}(e^{\gamma_C})S$ $+\,(e^{\gamma_C - \gamma}\odot K)^\top V'$"),
-    ("ogate", (4, 4), (8, 2), "io", "Output gate (low rank)", "[C, d_v]", r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$"),
+    (
+        "sout",
+        (4, 0),
+        (8, 0),
+        "state",
+        "Update S once, pass it on",
+        "[d_k, d_v]",
+        r"$\sym{kda-state}{S} \leftarrow \operatorname{Diag}(e^{\gamma_C})S$ $+\,(e^{\gamma_C - \gamma}\odot K)^\top V'$",
+    ),
+    (
+        "ogate",
+        (4, 4),
+        (8, 2),
+        "io",
+        "Output gate (low rank)",
+        "[C, d_v]",
+        r"$\sigma(W_g^{\uparrow} W_g^{\downarrow} x)$",
+    ),
     ("norm", (4, 3), (8, 1), "io", "RMSNorm, gated", "[C, d_v]", r"$\sigma(\cdot)\odot\operatorname{RMSNorm}(O)$"),
     ("out", (5, 3), (9, 1), "io", "Output projection W_o", "[C, d]", r"$W_o(\cdot)$"),
 ]
 # from, to, pathway (the colour of the flow), track channel per layout for edges that skip layers
 EDGES = [
-    ("x", "proj", "io"), ("x", "beta", "io"), ("x", "fproj", "gate"), ("x", "ogate", "io", {"wide": 5, "tall": 3}),
-    ("proj", "conv", "io"), ("conv", "l2", "io"),
-    ("l2", "ut", "intra"), ("conv", "ut", "intra", {"tall": 1}), ("beta", "ut", "intra", {"tall": 1}),
+    ("x", "proj", "io"),
+    ("x", "beta", "io"),
+    ("x", "fproj", "gate"),
+    ("x", "ogate", "io", {"wide": 5, "tall": 3}),
+    ("proj", "conv", "io"),
+    ("conv", "l2", "io"),
+    ("l2", "ut", "intra"),
+    ("conv", "ut", "intra", {"tall": 1}),
+    ("beta", "ut", "intra", {"tall": 1}),
     ("l2", "p", "intra", {"wide": 4, "tall": 2}),
-    ("ut", "vp", "intra", {"wide": 2}), ("p", "sum", "intra"), ("vp", "sum", "intra"),
-    ("fproj", "gate", "gate"), ("gate", "cumsum", "gate"), ("cumsum", "ut", "gate"), ("cumsum", "p", "gate", {"tall": 2}),
-    ("cumsum", "read", "gate", {"tall": 2}), ("cumsum", "sout", "gate", {"wide": 0, "tall": 2}),
-    ("sin", "read", "state", {"tall": 1}), ("sin", "vp", "state"),
-    ("sin", "sout", "state", {"tall": 0}), ("vp", "sout", "state", {"tall": 0}),
+    ("ut", "vp", "intra", {"wide": 2}),
+    ("p", "sum", "intra"),
+    ("vp", "sum", "intra"),
+    ("fproj", "gate", "gate"),
+    ("gate", "cumsum", "gate"),
+    ("cumsum", "ut", "gate"),
+    ("cumsum", "p", "gate", {"tall": 2}),
+    ("cumsum", "read", "gate", {"tall": 2}),
+    ("cumsum", "sout", "gate", {"wide": 0, "tall": 2}),
+    ("sin", "read", "state", {"tall": 1}),
+    ("sin", "vp", "state"),
+    ("sin", "sout", "state", {"tall": 0}),
+    ("vp", "sout", "state", {"tall": 0}),
     ("read", "sum", "state"),
-    ("sum", "norm", "io", {"tall": 1}), ("ogate", "norm", "io"), ("norm", "out", "io"),
+    ("sum", "norm", "io", {"tall": 1}),
+    ("ogate", "norm", "io"),
+    ("norm", "out", "io"),
 ]
 # id, chip label, what the pathway does (the stepper's narration, after its node list); in stepping order
 PATHWAYS = [
-    ("gate", "Per-channel gates Diag(α)",
-     "Each token gets its own decay for every key channel; summed along the chunk, these decays discount "
-     "both the products inside the chunk and the state."),
-    ("intra", "Intra-chunk attention",
-     "Inside the chunk, queries meet the keys at or before them through a masked C × C product, and the "
-     "WY / UT transform solves the chunk's delta-rule corrections in one step."),
-    ("state", "Inter-chunk state S",
-     "The d_k × d_v state carries everything before the chunk: every query reads it, and it is decayed "
-     "and written once, at the chunk's end."),
-    ("io", "Projections and norms",
-     "The plumbing around the update: projections, short convolution and L2 norm make q, k, v and β; "
-     "the output gate, RMSNorm and W_o finish the output."),
+    (
+        "gate",
+        "Per-channel gates Diag(α)",
+        "Each token gets its own decay for every key channel; summed along the chunk, these decays discount "
+        "both the products inside the chunk and the state.",
+    ),
+    (
+        "intra",
+        "Intra-chunk attention",
+        "Inside the chunk, queries meet the keys at or before them through a masked C × C product, and the "
+        "WY / UT transform solves the chunk's delta-rule corrections in one step.",
+    ),
+    (
+        "state",
+        "Inter-chunk state S",
+        "The d_k × d_v state carries everything before the chunk: every query reads it, and it is decayed "
+        "and written once, at the chunk's end.",
+    ),
+    (
+        "io",
+        "Projections and norms",
+        "The plumbing around the update: projections, short convolution and L2 norm make q, k, v and β; "
+        "the output gate, RMSNorm and W_o finish the output.",
+    ),
 ]
 
 
@@ -133,12 +263,24 @@ def _diagram():
         if a not in ids or b not in ids:
             raise ValueError(f"edge {a}→{b} names an unknown node")
     grids = {name: _place(name) for name in LAYOUTS}
-    nodes = [{"id": i, "path": p, "label": lab, "shape": shape, "eq_md": eq,
-              "grid": {name: list(grids[name][i]) for name in LAYOUTS}}
-             for i, _, _, p, lab, shape, eq in NODES]
+    nodes = [
+        {
+            "id": i,
+            "path": p,
+            "label": lab,
+            "shape": shape,
+            "eq_md": eq,
+            "grid": {name: list(grids[name][i]) for name in LAYOUTS},
+        }
+        for i, _, _, p, lab, shape, eq in NODES
+    ]
     edges = [{"from": a, "to": b, "path": p, "via": (via[0] if via else {})} for a, b, p, *via in EDGES]
-    return {"nodes": nodes, "edges": edges, "layouts": LAYOUTS,
-            "pathways": [{"id": i, "label": lab, "story": story} for i, lab, story in PATHWAYS]}
+    return {
+        "nodes": nodes,
+        "edges": edges,
+        "layouts": LAYOUTS,
+        "pathways": [{"id": i, "label": lab, "story": story} for i, lab, story in PATHWAYS],
+    }
 
 
 def _demo(p: dict, chunk: int) -> dict:
@@ -160,11 +302,22 @@ def _demo(p: dict, chunk: int) -> dict:
     _, S_kda_equal = kda(q, k, v, g_equal, beta)
     _, S_kda_chunked = kda_chunked(q, k, v, g_channels, beta, chunk_size=chunk)
     return {
-        "n_tokens": T, "d_k": d_k, "d_v": d_v, "chunk": chunk,
-        "q": q, "k": k, "v": v, "beta": float(p["beta"]),
-        "alpha_scalar": float(p["alpha_scalar"]), "alpha_channels": alphas,
-        "g_scalar": g_scalar, "g_channels": g_channels, "g_equal": g_equal,
-        "S_gdn": S_gdn, "S_kda": S_kda, "S_kda_equal": S_kda_equal,
+        "n_tokens": T,
+        "d_k": d_k,
+        "d_v": d_v,
+        "chunk": chunk,
+        "q": q,
+        "k": k,
+        "v": v,
+        "beta": float(p["beta"]),
+        "alpha_scalar": float(p["alpha_scalar"]),
+        "alpha_channels": alphas,
+        "g_scalar": g_scalar,
+        "g_channels": g_channels,
+        "g_equal": g_equal,
+        "S_gdn": S_gdn,
+        "S_kda": S_kda,
+        "S_kda_equal": S_kda_equal,
         "diff_channels": float(np.max(np.abs(S_kda - S_gdn))),
         "diff_equal": float(np.max(np.abs(S_kda_equal - S_gdn))),
         "diff_chunked": float(np.max(np.abs(S_kda_chunked - S_kda))),
@@ -185,10 +338,16 @@ def build(params: dict, facts) -> dict:
         "production_chunk": facts["kimi_linear.chunk_size"].display,
         "demo": demo,
         "provenance": {
-            "kernels": ["k3explainer.kernels.gated_delta_rule", "k3explainer.kernels.kda",
-                        "k3explainer.kernels.kda_chunked", "k3explainer.kernels.l2_normalize"],
-            "inputs": (f"q, k: [{demo['n_tokens']}, {demo['d_k']}] unit rows, v: [{demo['n_tokens']}, {demo['d_v']}], "
-                       "standard normal from numpy default_rng(seed); β and α constant over tokens (spec params)"),
+            "kernels": [
+                "k3explainer.kernels.gated_delta_rule",
+                "k3explainer.kernels.kda",
+                "k3explainer.kernels.kda_chunked",
+                "k3explainer.kernels.l2_normalize",
+            ],
+            "inputs": (
+                f"q, k: [{demo['n_tokens']}, {demo['d_k']}] unit rows, v: [{demo['n_tokens']}, {demo['d_v']}], "
+                "standard normal from numpy default_rng(seed); β and α constant over tokens (spec params)"
+            ),
             "seed": params["demo"]["seed"],
             "illustrative": "diagram and demo sizes are small for drawing; gate values hand-picked",
         },

@@ -6,6 +6,7 @@ Two sets of constants are shipped, and the component switches between them with 
 The component toggles layers and sums the per-layer values shipped here; every per-layer value
 is computed by `k3explainer.kernels.costs` for each context length on the slider.
 """
+
 from typing import Literal, get_args
 
 import numpy as np
@@ -41,7 +42,9 @@ def _context_grid(n_min: int, n_max: int, n_default: int) -> list[int]:
     lo, hi = int(np.log2(n_min)), int(np.log2(n_max))
     grid = [2**p for p in range(lo, hi + 1)]
     if 2**lo != n_min or 2**hi != n_max or n_default not in grid:
-        raise ValueError(f"n_tokens_min/max/default must be powers of two with the default between: {n_min}, {n_max}, {n_default}")
+        raise ValueError(
+            f"n_tokens_min/max/default must be powers of two with the default between: {n_min}, {n_max}, {n_default}"
+        )
     return grid
 
 
@@ -52,7 +55,10 @@ def _constants(N: np.ndarray, *, heads: int, d_h: int, d_c: int, d_r: int, prove
     per_token = int(mla_decode_memory(1, d_c, d_r))
     return {
         "provenance": provenance,
-        "heads": heads, "d_h": d_h, "d_c": d_c, "d_r": d_r,
+        "heads": heads,
+        "d_h": d_h,
+        "d_c": d_c,
+        "d_r": d_r,
         "mla_per_token": per_token,  # elements one MLA layer adds per token of context
         "mla_per_layer": mla_decode_memory(N, d_c, d_r),  # [len(contexts)] elements, grows with N
         "kda_per_layer": kda,  # elements, the same at every N
@@ -82,15 +88,30 @@ def build(params: dict, facts) -> dict:
     toy = params["toy"]
     kda, mla = facts.parts("kimi_k3.kda_gate"), facts.parts("kimi_k3.gated_mla")
     sets = {
-        "toy": _constants(N, heads=int(toy["heads_per_layer"]), d_h=int(toy["d_h"]),
-                          d_c=int(toy["mla_elements_per_token"]), d_r=0, provenance="illustrative"),
-        "k3": _constants(N, heads=int(kda["heads"]), d_h=int(kda["head_dim"]),
-                         d_c=int(mla["kv_lora_rank"]), d_r=int(mla["shared_key"]), provenance="source"),
+        "toy": _constants(
+            N,
+            heads=int(toy["heads_per_layer"]),
+            d_h=int(toy["d_h"]),
+            d_c=int(toy["mla_elements_per_token"]),
+            d_r=0,
+            provenance="illustrative",
+        ),
+        "k3": _constants(
+            N,
+            heads=int(kda["heads"]),
+            d_h=int(kda["head_dim"]),
+            d_c=int(mla["kv_lora_rank"]),
+            d_r=int(mla["shared_key"]),
+            provenance="source",
+        ),
     }
     # the K3 set must be the one the prose quotes (calc.* facts are computed from the same facts)
     k3c = sets["k3"]
-    quoted = {"calc.k3_kda_state_per_layer": k3c["kda_per_layer"], "calc.k3_mla_cache_per_token_layer": k3c["mla_per_token"],
-              "calc.k3_layer_crossover": k3c["crossover"]}
+    quoted = {
+        "calc.k3_kda_state_per_layer": k3c["kda_per_layer"],
+        "calc.k3_mla_cache_per_token_layer": k3c["mla_per_token"],
+        "calc.k3_layer_crossover": k3c["crossover"],
+    }
     for key, value in quoted.items():
         if not np.isclose(facts.number(key), value, rtol=1e-12):
             raise ValueError(f"K3 constants disagree with {key}: {value} vs {facts.number(key)}")
@@ -109,20 +130,23 @@ def build(params: dict, facts) -> dict:
         "k3_layout": k3,  # the "K3" preset; all-MLA, all-KDA and 3:1 keep the current layer count
         "k3_layout_md": "{{kimi_k3.layer_layout}}",
         "k3_constants_md": "K3's sizes: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "
-                           "{{calc.k3_mla_cache_per_token_layer}} per token per MLA layer "
-                           "(latent + shared key channel); one MLA layer outgrows one KDA layer beyond about "
-                           "{{calc.k3_layer_crossover}} tokens.",
+        "{{calc.k3_mla_cache_per_token_layer}} per token per MLA layer "
+        "(latent + shared key channel); one MLA layer outgrows one KDA layer beyond about "
+        "{{calc.k3_layer_crossover}} tokens.",
         "provenance": {
-            "kernels": ["k3explainer.kernels.mla_decode_memory", "k3explainer.kernels.kda_decode_memory",
-                        "k3explainer.kernels.hybrid_layout"],
+            "kernels": [
+                "k3explainer.kernels.mla_decode_memory",
+                "k3explainer.kernels.kda_decode_memory",
+                "k3explainer.kernels.hybrid_layout",
+            ],
             "totals": "sum of the per-layer values over the shown layout (equals stack_decode_memory(...).sum(0))",
             "inputs": f"N = 2^k for {grid[0]} ≤ N ≤ {grid[-1]}; K3 layout from facts kimi_k3.layer_layout",
             "K3 preset (SOURCE)": f"{k3c['heads']} KDA heads × d_h = {k3c['d_h']} (facts kimi_k3.kda_gate); MLA caches "
-                                  f"{k3c['d_c']} latent + {k3c['d_r']} shared key = {k3c['mla_per_token']} elements per token "
-                                  "(facts kimi_k3.gated_mla)",
+            f"{k3c['d_c']} latent + {k3c['d_r']} shared key = {k3c['mla_per_token']} elements per token "
+            "(facts kimi_k3.gated_mla)",
             "other presets (ILLUSTRATIVE)": f"{toy['heads_per_layer']} head per layer, d_h = {toy['d_h']}, MLA latent of "
-                                            f"{toy['mla_elements_per_token']} elements per token: toy sizes that keep the bars "
-                                            "comparable",
+            f"{toy['mla_elements_per_token']} elements per token: toy sizes that keep the bars "
+            "comparable",
             "seed": None,
         },
     }

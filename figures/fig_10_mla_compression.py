@@ -1,6 +1,7 @@
 """FIG 10 · MLA cache compression: per-token K/V stacks vs one latent row, cache sizes per token,
 a check that the absorbed form (attention over the latents) gives the same output as attention on
 rebuilt keys and values, and what MLA gives up: the rank of all heads' keys together is at most d_c."""
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -63,11 +64,17 @@ def _rank_check(x: np.ndarray, K: np.ndarray, V: np.ndarray, d_c: int, seed: int
     D = x.shape[1]
     W_k, W_v = np.random.default_rng(seed + 1).standard_normal((2, H, D, d)) / np.sqrt(D)  # [H, D, d] each
     K_ind, V_ind = np.einsum("tD,hDd->thd", x, W_k), np.einsum("tD,hDd->thd", x, W_v)
-    side = {"mla": {"keys": K.reshape(T, H * d), "values": V.reshape(T, H * d)},
-            "independent": {"keys": K_ind.reshape(T, H * d), "values": V_ind.reshape(T, H * d)}}
+    side = {
+        "mla": {"keys": K.reshape(T, H * d), "values": V.reshape(T, H * d)},
+        "independent": {"keys": K_ind.reshape(T, H * d), "values": V_ind.reshape(T, H * d)},
+    }
     return {
-        "tokens": T, "d_c": d_c, "hd": H * d,
-        "rank": {form: {kind: int(np.linalg.matrix_rank(m)) for kind, m in mats.items()} for form, mats in side.items()},
+        "tokens": T,
+        "d_c": d_c,
+        "hd": H * d,
+        "rank": {
+            form: {kind: int(np.linalg.matrix_rank(m)) for kind, m in mats.items()} for form, mats in side.items()
+        },
         # keys and values together, [k_1 … k_h v_1 … v_h]: still every number a function of the same latent
         "rank_kv_mla": int(np.linalg.matrix_rank(np.concatenate([side["mla"]["keys"], side["mla"]["values"]], axis=1))),
         # singular values of [k_1 … k_h], largest first: MLA's beyond the d_c-th are rounding (~1e-16)
@@ -89,8 +96,19 @@ def _demo(p: dict) -> dict:
     naive, _ = mla_attention_naive(q, latents, W_uk, W_uv)
     absorbed, _ = mla_attention_absorbed(q, latents, W_uk, W_uv)
     return {
-        "T": T, "D": D, "d_c": d_c, "H": H, "d": d, "seed": int(p["seed"]),
-        "x": x, "q": q, "latents": latents, "W_uk": W_uk, "W_uv": W_uv, "K": K, "V": V,
+        "T": T,
+        "D": D,
+        "d_c": d_c,
+        "H": H,
+        "d": d,
+        "seed": int(p["seed"]),
+        "x": x,
+        "q": q,
+        "latents": latents,
+        "W_uk": W_uk,
+        "W_uv": W_uv,
+        "K": K,
+        "V": V,
         "out": {"recon": recon, "naive": naive, "absorbed": absorbed},  # [T, H, d] each
         # the largest disagreement between forms, per query token
         "max_diff": {
@@ -116,19 +134,27 @@ def build(params: dict, facts) -> dict:
         "bytes_per_element": int(params["bytes_per_element"]),
         "d_model": int(params["d_model"]),
         "demo": _demo(demo),
-        "source_md": ("In DeepSeek-V2 itself, with its own sizes rather than those of the bars: "
-                      "{{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller."),
+        "source_md": (
+            "In DeepSeek-V2 itself, with its own sizes rather than those of the bars: "
+            "{{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller."
+        ),
         "k3_md": "In K3: {{kimi_k3.gated_mla}}; {{kimi_k3.query_lora}}; {{kimi_k3.output_gating}}.",
         "provenance": {
-            "kernels": ["k3explainer.kernels.mha_cache_per_token", "k3explainer.kernels.gqa_cache_per_token",
-                        "k3explainer.kernels.mqa_cache_per_token", "k3explainer.kernels.mla_cache_per_token",
-                        "k3explainer.kernels.mla_compress", "k3explainer.kernels.mla_reconstruct",
-                        "k3explainer.kernels.causal_softmax_attention",
-                        "k3explainer.kernels.mla_attention_naive", "k3explainer.kernels.mla_attention_absorbed"],
+            "kernels": [
+                "k3explainer.kernels.mha_cache_per_token",
+                "k3explainer.kernels.gqa_cache_per_token",
+                "k3explainer.kernels.mqa_cache_per_token",
+                "k3explainer.kernels.mla_cache_per_token",
+                "k3explainer.kernels.mla_compress",
+                "k3explainer.kernels.mla_reconstruct",
+                "k3explainer.kernels.causal_softmax_attention",
+                "k3explainer.kernels.mla_attention_naive",
+                "k3explainer.kernels.mla_attention_absorbed",
+            ],
             "inputs": f"x [{demo['n_tokens']}, {demo['d_model']}], q [{demo['n_tokens']}, {demo['n_heads']}, {demo['d_head']}], "
-                      "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1 (default_rng(seed)); "
-                      "for the rank comparison, independent per-head W_K, W_V standard normal / √d_model from "
-                      "default_rng(seed\u00a0+\u00a01); ranks by numpy.linalg.matrix_rank, singular values by numpy.linalg.svd",  # no break in "(seed + 1)"
+            "W_UK, W_UV standard normal, W_DKV standard normal / √d_model, RMSNorm weight 1 (default_rng(seed)); "
+            "for the rank comparison, independent per-head W_K, W_V standard normal / √d_model from "
+            "default_rng(seed\u00a0+\u00a01); ranks by numpy.linalg.matrix_rank, singular values by numpy.linalg.svd",  # no break in "(seed + 1)"
             "seed": demo["seed"],
             "illustrative": "d = 4096, d_c = 512, 32 heads of 128 and the demo layer are round numbers, not a trained model",
         },

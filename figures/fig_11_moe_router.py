@@ -1,12 +1,14 @@
 """FIG 11 · Router → top-k experts: router scores as dot products with seeded expert centroids,
 top-k selection, renormalised gate weights, the mixed output, per-expert load and a balance
 statistic — with and without a selection-only balancing bias — plus K3's headline numbers."""
+
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from k3explainer.kernels import (
+    balance_shares,
     expert_load,
     glu_expert,
     moe_forward,
@@ -14,7 +16,6 @@ from k3explainer.kernels import (
     switch_balance_loss,
     update_balance_bias,
 )
-from k3explainer.kernels import balance_shares
 
 # The one balance statistic FIG 11 shows: the Switch Transformer loss of the fact moe.switch_aux_loss
 # (its display reads "L_aux = α·N·Σ f_i P_i") with α = 1; `switch_balance_loss` computes it.
@@ -41,15 +42,24 @@ class Params(BaseModel):
 def _routing(x, W_router, experts, shared, top_k, params, bias=None) -> dict:
     """One MoE pass over the batch (optionally with a selection-only bias): choices, gates, each
     chosen expert's output, the mixed output, per-expert load and the balance statistic."""
-    y, r = moe_forward(x, W_router, experts, top_k, shared=shared, score_func=params["score_func"],
-                       renormalize=params["renormalize"], bias=bias)
+    y, r = moe_forward(
+        x,
+        W_router,
+        experts,
+        top_k,
+        shared=shared,
+        score_func=params["score_func"],
+        renormalize=params["renormalize"],
+        bias=bias,
+    )
     T, E = len(x), W_router.shape[1]
     f, P = balance_shares(r["scores"], r["experts"])
     return {
         "experts": r["experts"],  # [T, k], best first (by score + bias)
         "weights": r["weights"],  # [T, k] from the unbiased scores, renormalised over the chosen
-        "expert_out": np.array([[glu_expert(x[t], *(w[e] for w in experts)) for e in r["experts"][t]]
-                                for t in range(T)]),  # [T, k, D] E_e(x) in the same order
+        "expert_out": np.array(
+            [[glu_expert(x[t], *(w[e] for w in experts)) for e in r["experts"][t]] for t in range(T)]
+        ),  # [T, k, D] E_e(x) in the same order
         "y": y,  # [T, D] = Σ g_e E_e(x) + shared
         "load": expert_load(r["experts"], E),
         "f": f,  # [E] share of the k·T routing slots
@@ -70,9 +80,9 @@ def _balance_texts(facts, T: int, E: int, k: int) -> dict:
             f"f_i is expert i's share of the {k * T} routing slots ({k} per token, {T} tokens) and P_i its "
             f"router score divided by the sum of the token's {E} scores, averaged over the tokens; f_i and P_i "
             f"each sum to 1 over the N = {E} experts. Switch Transformer sends each token to one expert; counting "
-            f"slots carries its definition over to top-{k}, and an even load still gives exactly 1."),
+            f"slots carries its definition over to top-{k}, and an even load still gives exactly 1."
+        ),
     }
-
 
 
 def _headline(facts) -> list[dict]:
@@ -100,14 +110,20 @@ def build(params: dict, facts) -> dict:
         raise ValueError(f"top_k must be in 1..{E}, got {k}")
     rng = np.random.default_rng(params["seed"])
     T = len(tokens)
+
     # seeded inputs, rounded to 3 decimals so the shipped copy is exactly what the kernels saw
-    q = lambda a: np.round(a, 3)
+    def q(a):
+        return np.round(a, 3)
+
     x = q(rng.standard_normal((T, D)))  # token features
     centroids = q(rng.standard_normal((E, D)))  # one centroid per routed expert
     experts = tuple(q(rng.standard_normal(s) / np.sqrt(s[1])) for s in ((E, D, F), (E, D, F), (E, F, D)))
     Fs = F * int(params["n_shared"])  # the shared experts fused into one wider MLP
-    shared = (q(rng.standard_normal((D, Fs)) / np.sqrt(D)), q(rng.standard_normal((D, Fs)) / np.sqrt(D)),
-              q(rng.standard_normal((Fs, D)) / np.sqrt(Fs)))
+    shared = (
+        q(rng.standard_normal((D, Fs)) / np.sqrt(D)),
+        q(rng.standard_normal((D, Fs)) / np.sqrt(D)),
+        q(rng.standard_normal((Fs, D)) / np.sqrt(Fs)),
+    )
     W_router = centroids.T  # logits = x · centroid_e: the router scores are plain dot products
 
     plain = _routing(x, W_router, experts, shared, k, params)
@@ -115,7 +131,9 @@ def build(params: dict, facts) -> dict:
     bias = update_balance_bias(np.zeros(E), plain["load"], float(params["bias_gamma"]))
     biased = _routing(x, W_router, experts, shared, k, params, bias)
     if params["balance_statistic"] != "switch":
-        raise ValueError(f"balance_statistic: only 'switch' ({BALANCE_FORMULA}) is defined, got {params['balance_statistic']!r}")
+        raise ValueError(
+            f"balance_statistic: only 'switch' ({BALANCE_FORMULA}) is defined, got {params['balance_statistic']!r}"
+        )
     # the value at perfect balance, from the same kernel: every expert gets k·T/N slots (round robin)
     # and the scores are equal (either alone gives 1, since Σ f_i = Σ P_i = 1)
     even = (np.arange(T)[:, None] * k + np.arange(k)) % E
@@ -140,19 +158,24 @@ def build(params: dict, facts) -> dict:
         "precision": int(params["precision"]),
         "tiles": _headline(facts),
         "provenance": {
-            "kernels": ["k3explainer.kernels.moe_forward", "k3explainer.kernels.router_scores",
-                        "k3explainer.kernels.glu_expert", "k3explainer.kernels.expert_load",
-                        "k3explainer.kernels.moe.balance_shares", "k3explainer.kernels.switch_balance_loss",
-                        "k3explainer.kernels.update_balance_bias"],
+            "kernels": [
+                "k3explainer.kernels.moe_forward",
+                "k3explainer.kernels.router_scores",
+                "k3explainer.kernels.glu_expert",
+                "k3explainer.kernels.expert_load",
+                "k3explainer.kernels.moe.balance_shares",
+                "k3explainer.kernels.switch_balance_loss",
+                "k3explainer.kernels.update_balance_bias",
+            ],
             "inputs": f"x [{T}, {D}], centroids [{E}, {D}], SwiGLU experts of width {F} "
-                      f"(shared: {params['n_shared']} experts fused, width {F * params['n_shared']}), standard normal / √fan-in; "
-                      f"router score s_e = {params['score_func']}(x·c_e); the top {k} by s_e (plus the bias when it is on); "
-                      f"gate g_e = s_e ÷ the sum of the {k} chosen s_e, without the bias; bias step γ = {params['bias_gamma']}",
+            f"(shared: {params['n_shared']} experts fused, width {F * params['n_shared']}), standard normal / √fan-in; "
+            f"router score s_e = {params['score_func']}(x·c_e); the top {k} by s_e (plus the bias when it is on); "
+            f"gate g_e = s_e ÷ the sum of the {k} chosen s_e, without the bias; bias step γ = {params['bias_gamma']}",
             "seed": params["seed"],
             "balance": f"Switch Transformer's {BALANCE_FORMULA} ({BALANCE_FACT}, α = 1) with f_i = load_i ÷ ({k}·{T}) "
-                       f"and P_i = mean over tokens of s_i ÷ Σ_j s_j; {balance_even:g} at perfect balance, "
-                       f"{plain['balance']:.{params['precision']}f} for this batch, "
-                       f"{biased['balance']:.{params['precision']}f} after one bias step",
+            f"and P_i = mean over tokens of s_i ÷ Σ_j s_j; {balance_even:g} at perfect balance, "
+            f"{plain['balance']:.{params['precision']}f} for this batch, "
+            f"{biased['balance']:.{params['precision']}f} after one bias step",
             "illustrative": "six tokens and eight experts are a demo; K3's tiles come from facts",
         },
     }

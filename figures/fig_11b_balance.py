@@ -7,6 +7,7 @@ the per-expert loads at every `every`-th step (the bars), the share of routing s
 limit would drop at each capacity factor, the balance statistic N·Σ f P, the share of the router's
 update that the auxiliary loss supplied, and the bias vector of the bias run.
 """
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,8 +45,9 @@ def sig(x, digits: int = 6) -> np.ndarray:
     return np.array([float(f"{v:.{digits}g}") for v in x.ravel()]).reshape(x.shape)
 
 
-def draw_inputs(seed: int, n_experts: int, feature_dim: int, n_steps: int, tokens: int,
-                preference_scale: float, weight_scale: float) -> dict:
+def draw_inputs(
+    seed: int, n_experts: int, feature_dim: int, n_steps: int, tokens: int, preference_scale: float, weight_scale: float
+) -> dict:
     """The seeded inputs, in draw order: preference p0 [N], router weights W0 [d, N], batches X [S + 1, T, d]."""
     rng = np.random.default_rng(seed)
     p0 = preference_scale * rng.standard_normal(n_experts)
@@ -70,8 +72,16 @@ def build(params: dict, facts) -> dict:
         raise ValueError("alpha_default and capacity_default must be among alphas and capacity_factors")
     inputs = draw_inputs(P.seed, E, P.feature_dim, S, T, P.preference_scale, P.weight_scale)
     runs = runs_for(P.alphas)
-    out = balance_runs(inputs["X"][None], inputs["W0"][None], inputs["p0"][None], top_k=k, runs=runs,
-                       gamma=P.gamma, lr=P.lr, every=every)
+    out = balance_runs(
+        inputs["X"][None],
+        inputs["W0"][None],
+        inputs["p0"][None],
+        top_k=k,
+        runs=runs,
+        gamma=P.gamma,
+        lr=P.lr,
+        every=every,
+    )
     load = out["load"][:, 0]  # [R, S + 1, N] one seed
     grid = out["steps"]  # 0, every, …, S
     caps = [expert_capacity(c, T, E, k) for c in P.capacity_factors]
@@ -107,27 +117,39 @@ def build(params: dict, facts) -> dict:
         # [G, N] the selection bias less its mean over the experts: a shift shared by every expert changes no
         # choice, so this is the part that steers (the raw bias drifts with the sign updates' imbalance)
         "bias": np.round(bias - bias.mean(axis=-1, keepdims=True), 6),
-        "load_axis": int(np.ceil(at_grid.max() / (k * T / E)) * (k * T / E)),  # the bars' scale: whole multiples of the mean
+        "load_axis": int(
+            np.ceil(at_grid.max() / (k * T / E)) * (k * T / E)
+        ),  # the bars' scale: whole multiples of the mean
         "p0": sig(inputs["p0"]),  # the starting preference and weights, so a test can check its re-draw
         "W0": sig(inputs["W0"]),
-        "k3_md": ("K3 uses {{kimi_k3.balancing}}: the same family as the bias here, but the sources we checked "
-                  "do not give its update rule, so the figure does not simulate it."),
+        "k3_md": (
+            "K3 uses {{kimi_k3.balancing}}: the same family as the bias here, but the sources we checked "
+            "do not give its update rule, so the figure does not simulate it."
+        ),
         "provenance": {
-            "kernels": ["k3explainer.kernels.balance_runs (checked against balance_run_loop, which uses "
-                        "moe.route, moe.expert_load, moe.balance_shares, moe.switch_balance_loss and "
-                        "moe.update_balance_bias)", "k3explainer.kernels.load_ratio",
-                        "k3explainer.kernels.expert_capacity", "k3explainer.kernels.dropped_share"],
-            "inputs": (f"default_rng({P.seed}): preference p0 = {P.preference_scale} × standard normal [{E}], "
-                       f"router weights W0 = {P.weight_scale} × standard normal [{P.feature_dim}, {E}], then "
-                       f"{S + 1} batches of {T} tokens, standard normal [{T}, {P.feature_dim}], the same for "
-                       f"every run; logits x·W + p, softmax scores, top-{k} of {E}; learning rate {P.lr}; "
-                       f"auxiliary-loss weights α ∈ {P.alphas}; bias step γ = {P.gamma}; capacity "
-                       f"⌊factor × {k}·{T}/{E}⌋ slots per expert"),
+            "kernels": [
+                "k3explainer.kernels.balance_runs (checked against balance_run_loop, which uses "
+                "moe.route, moe.expert_load, moe.balance_shares, moe.switch_balance_loss and "
+                "moe.update_balance_bias)",
+                "k3explainer.kernels.load_ratio",
+                "k3explainer.kernels.expert_capacity",
+                "k3explainer.kernels.dropped_share",
+            ],
+            "inputs": (
+                f"default_rng({P.seed}): preference p0 = {P.preference_scale} × standard normal [{E}], "
+                f"router weights W0 = {P.weight_scale} × standard normal [{P.feature_dim}, {E}], then "
+                f"{S + 1} batches of {T} tokens, standard normal [{T}, {P.feature_dim}], the same for "
+                f"every run; logits x·W + p, softmax scores, top-{k} of {E}; learning rate {P.lr}; "
+                f"auxiliary-loss weights α ∈ {P.alphas}; bias step γ = {P.gamma}; capacity "
+                f"⌊factor × {k}·{T}/{E}⌋ slots per expert"
+            ),
             "seed": P.seed,
-            "model": ("the router learns from a stand-in task loss, −mean over tokens of Σ log s over the "
-                      "chosen experts, which rewards whatever it chose (the feedback behind collapse); "
-                      "the auxiliary loss adds its gradient to the router's; the bias only changes the "
-                      "top-k choice; dropped slots are counted, not removed from training"),
+            "model": (
+                "the router learns from a stand-in task loss, −mean over tokens of Σ log s over the "
+                "chosen experts, which rewards whatever it chose (the feedback behind collapse); "
+                "the auxiliary loss adds its gradient to the router's; the bias only changes the "
+                "top-k choice; dropped slots are counted, not removed from training"
+            ),
             "illustrative": "a toy router and a stand-in task loss, not a language model; every constant is illustrative",
         },
     }

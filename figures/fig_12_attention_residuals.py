@@ -1,6 +1,7 @@
 """FIG 12 · Plain residual shares vs attention-residual weights over the same earlier sources, for a
 layer with 1 … n − 1 layers below it: the embedding plus l earlier outputs, so the plain residual's
 equal shares are 1/(l + 1) and shrink as l grows, while the softmax weights always sum to one."""
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,10 +68,12 @@ def build(params: dict, facts) -> dict:
                 "k3explainer.kernels.rms_norm",
             ],
             "facts": ["kimi_k3.attnres_blocks", "attnres.latency_overhead", "attnres.compute_advantage"],
-            "inputs": (f"sources [{n}, {d}] standard normal from default_rng({seed}), of which a layer with l layers "
-                       "below reads the first l + 1; query 0 = zeros "
-                       f"(initialisation), query i = {scale} × standard normal [{d}] from default_rng({seed} + i); "
-                       "RMSNorm weight = ones; scores = RMSNorm(sources) · query"),
+            "inputs": (
+                f"sources [{n}, {d}] standard normal from default_rng({seed}), of which a layer with l layers "
+                "below reads the first l + 1; query 0 = zeros "
+                f"(initialisation), query i = {scale} × standard normal [{d}] from default_rng({seed} + i); "
+                "RMSNorm weight = ones; scores = RMSNorm(sources) · query"
+            ),
             "seed": seed,
             "illustrative": "seeded demo sources and queries, not trained weights",
         },

@@ -8,6 +8,7 @@ queries (the general case), and the same stack with the reading layer's query ai
 layer's output (can one query retrieve it?). K3's count of layers comes from the facts file and is a stop
 on the slider and the figure's opening view.
 """
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,13 +61,21 @@ def build(params: dict, facts) -> dict:
     depths = reading_layers(params, k3_depth)
     target, dec = int(params["target"]), int(params["decimals"])
     embedding, w_in, w_out, queries, gamma = stack_inputs(params)
-    r = depth_experiment(embedding, w_in, w_out, queries, gamma, depths=depths, target=target,
-                         probe_norm=float(params["query_norm"]))
+    r = depth_experiment(
+        embedding, w_in, w_out, queries, gamma, depths=depths, target=target, probe_norm=float(params["query_norm"])
+    )
+
     def rnd(x):  # the figure shows at most three decimals (or a percentage with one); −0.0 → 0.0
         return np.round(np.asarray(x, dtype=np.float64), dec) + 0.0
 
-    rules = {k: {"rms": rnd(r[k]["rms"]), "weights": [rnd(w) for w in r[k]["weights"]],
-                 "shares": [rnd(s) for s in r[k]["shares"]]} for k in RULES}
+    rules = {
+        k: {
+            "rms": rnd(r[k]["rms"]),
+            "weights": [rnd(w) for w in r[k]["weights"]],
+            "shares": [rnd(s) for s in r[k]["shares"]],
+        }
+        for k in RULES
+    }
     rms = np.concatenate([r[k]["rms"] for k in RULES])
     lo, hi = np.log10(rms.min() / 1.25), np.log10(rms.max() * 1.25)  # a little room above and below
     ticks = [t for e in range(-3, 4) for t in (10.0**e, 3 * 10.0**e) if lo <= np.log10(t) <= hi]
@@ -87,19 +96,28 @@ def build(params: dict, facts) -> dict:
         "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks},
         "share_axis": {"log_range": [-3.0, 0.0], "ticks": [0.001, 0.01, 0.1, 1.0]},
         # each toy layer writes to the stream once; each of K3's writes twice (attention, then the MLP or MoE)
-        "k3_md": ("The marked layer is K3's count of layers: {{kimi_k3.layer_layout}}. Each of K3's layers writes to "
-                  "the stream twice, attention and then the MLP or MoE, so its own plain stream would sum "
-                  "{{calc.k3_residual_writes}} outputs."),
+        "k3_md": (
+            "The marked layer is K3's count of layers: {{kimi_k3.layer_layout}}. Each of K3's layers writes to "
+            "the stream twice, attention and then the MLP or MoE, so its own plain stream would sum "
+            "{{calc.k3_residual_writes}} outputs."
+        ),
         "provenance": {
-            "kernels": ["k3explainer.kernels.depth_experiment", "k3explainer.kernels.residual_stack",
-                        "k3explainer.kernels.attention_residual", "k3explainer.kernels.depth_shares",
-                        "k3explainer.kernels.retrieval_query", "k3explainer.kernels.mlp_sublayer"],
+            "kernels": [
+                "k3explainer.kernels.depth_experiment",
+                "k3explainer.kernels.residual_stack",
+                "k3explainer.kernels.attention_residual",
+                "k3explainer.kernels.depth_shares",
+                "k3explainer.kernels.retrieval_query",
+                "k3explainer.kernels.mlp_sublayer",
+            ],
             "facts": [K3_DEPTH, "calc.k3_residual_writes"],
-            "inputs": (f"{params['n_tokens']} token vectors, width {params['d']}, through {params['n_layers']} random "
-                       f"SiLU MLP layers (hidden width {params['d_ff']}; W_in ~ N(0, 1/d), W_out ~ N(0, "
-                       f"{params['out_gain']}²/d_ff)); random queries of norm {params['query_norm']}; the aligned query "
-                       f"(same norm) points along layer {target}'s mean RMS-normalised output; RMSNorm weight ones; "
-                       f"numbers are means over the tokens at reading layers {depths}"),
+            "inputs": (
+                f"{params['n_tokens']} token vectors, width {params['d']}, through {params['n_layers']} random "
+                f"SiLU MLP layers (hidden width {params['d_ff']}; W_in ~ N(0, 1/d), W_out ~ N(0, "
+                f"{params['out_gain']}²/d_ff)); random queries of norm {params['query_norm']}; the aligned query "
+                f"(same norm) points along layer {target}'s mean RMS-normalised output; RMSNorm weight ones; "
+                f"numbers are means over the tokens at reading layers {depths}"
+            ),
             "seed": int(params["seed"]),
             "illustrative": "seeded random layers, embeddings and queries, not a trained model; only K3's count of layers is sourced",
         },

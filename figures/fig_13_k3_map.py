@@ -1,4 +1,5 @@
 """FIG 13 · Kimi K3 map: the layer stack from the published counts, stat tiles, and SiTU vs SiLU."""
+
 from typing import Annotated, Literal
 
 import numpy as np
@@ -61,8 +62,16 @@ def layer_stack(facts, dense_layers: int) -> dict:
     block = int(facts.parts("kimi_k3.attnres_blocks")["block_size"])
     blocks = [[s + 1, min(s + block, n)] for s in range(0, n, block)]  # 1-indexed [first, last] layer
     ffn = ["dense" if i < dense_layers else "moe" for i in range(n)]
-    return {"n": n, "kinds": kinds, "ffn": ffn, "kda": kda, "mla": mla, "blocks": blocks, "block_size": block,
-            "mla_at": [i + 1 for i, k in enumerate(kinds) if k == "mla"]}
+    return {
+        "n": n,
+        "kinds": kinds,
+        "ffn": ffn,
+        "kda": kda,
+        "mla": mla,
+        "blocks": blocks,
+        "block_size": block,
+        "mla_at": [i + 1 for i, k in enumerate(kinds) if k == "mla"],
+    }
 
 
 def build(params: dict, facts) -> dict:
@@ -70,10 +79,16 @@ def build(params: dict, facts) -> dict:
     stack = layer_stack(facts, dense_layers)
     experts, layout = facts.parts("kimi_k3.experts"), facts.parts("kimi_k3.layer_layout")
     derived = k3_derived(
-        total_params=facts.number("kimi_k3.total_params"), active_params=facts.number("kimi_k3.active_params"),
-        routed=int(experts["routed"]), shared=int(experts["shared"]), top_k=int(experts["top_k"]),
-        layers=int(layout["layers"]), kda_layers=int(layout["kda"]), mla_layers=int(layout["mla"]),
-        block_size=stack["block_size"], gpt2_params=facts.number("gpt2_small.params_total_vocab50257"),
+        total_params=facts.number("kimi_k3.total_params"),
+        active_params=facts.number("kimi_k3.active_params"),
+        routed=int(experts["routed"]),
+        shared=int(experts["shared"]),
+        top_k=int(experts["top_k"]),
+        layers=int(layout["layers"]),
+        kda_layers=int(layout["kda"]),
+        mla_layers=int(layout["mla"]),
+        block_size=stack["block_size"],
+        gpt2_params=facts.number("gpt2_small.params_total_vocab50257"),
     )  # counts as ints: the facts file stores numbers as floats
     if derived["attnres_blocks"] != len(stack["blocks"]):
         raise ValueError("block count disagrees with k3_derived")
@@ -88,8 +103,9 @@ def build(params: dict, facts) -> dict:
     stats = {  # a one-line count per component, from the layout kernel and k3_derived
         "embedding": "source 0 of every attention-residual mix",
         "kda": f"{stack['kda']} of {n} layers",
-        "gated-mla": f"{stack['mla']} of {n} layers: " + ", ".join(map(str, stack["mla_at"][:3])) +
-                     f", …, {stack['mla_at'][-2]} and {stack['mla_at'][-1]}",
+        "gated-mla": f"{stack['mla']} of {n} layers: "
+        + ", ".join(map(str, stack["mla_at"][:3]))
+        + f", …, {stack['mla_at'][-2]} and {stack['mla_at'][-1]}",
         "layout": f"{derived['macrocycles']} × (3 KDA + 1 MLA) + {derived['layers_outside_macrocycles']} MLA = {n} layers",
         "dense-ffn": f"layer{'s' if dense_layers > 1 else ''} 1{f'–{dense_layers}' if dense_layers > 1 else ''} of {n}",
         "latent-moe": f"{moe} of {n} layers; {int(derived['experts_per_token'])} of {int(derived['experts_total'])} experts run per token",
@@ -101,8 +117,16 @@ def build(params: dict, facts) -> dict:
     for c in params["components"]:
         if c["id"] not in stats:
             raise ValueError(f"component {c['id']!r} has no place on the map; known: {', '.join(stats)}")
-        components.append({"id": c["id"], "label": c["label"], "section": c["section"], "stat": stats[c["id"]],
-                           "text_md": c["text"], "link_md": f"[§](#{c['section']})"})
+        components.append(
+            {
+                "id": c["id"],
+                "label": c["label"],
+                "section": c["section"],
+                "stat": stats[c["id"]],
+                "text_md": c["text"],
+                "link_md": f"[§](#{c['section']})",
+            }
+        )
 
     tiles = [
         {"value": facts["kimi_k3.total_params"].display, "label": "parameters", "fact": "kimi_k3.total_params"},
@@ -110,9 +134,16 @@ def build(params: dict, facts) -> dict:
         {"value": str(n), "label": f"layers = {stack['kda']} KDA + {stack['mla']} MLA", "fact": "kimi_k3.layer_layout"},
         {"value": str(derived["macrocycles"]), "label": "KDA·KDA·KDA·MLA cycles", "fact": "calc.k3_macrocycles"},
         {"value": str(derived["attnres_blocks"]), "label": "AttnRes blocks", "fact": "calc.k3_attnres_blocks"},
-        {"value": str(int(derived["experts_total"])), "label": f"experts, {int(experts['top_k'])} routed active",
-         "fact": "kimi_k3.experts"},
-        {"value": f"{int(facts.number('kimi_k3.context')):,d}", "label": "tokens of context", "fact": "kimi_k3.context"},
+        {
+            "value": str(int(derived["experts_total"])),
+            "label": f"experts, {int(experts['top_k'])} routed active",
+            "fact": "kimi_k3.experts",
+        },
+        {
+            "value": f"{int(facts.number('kimi_k3.context')):,d}",
+            "label": "tokens of context",
+            "fact": "kimi_k3.context",
+        },
     ]
     return {
         "stack": stack,
@@ -120,19 +151,31 @@ def build(params: dict, facts) -> dict:
         "components": components,
         "tiles": tiles,
         "situ": {
-            "beta": beta, "beta_lin": beta_lin,
-            "x": np.round(x, DIGITS), "situ": np.round(situ(x, beta), DIGITS), "silu": np.round(silu(x), DIGITS),
+            "beta": beta,
+            "beta_lin": beta_lin,
+            "x": np.round(x, DIGITS),
+            "situ": np.round(situ(x, beta), DIGITS),
+            "silu": np.round(silu(x), DIGITS),
             "note_md": "K3: {{kimi_k3.situ}}. The up branch is capped the same way, so the product entering the "
-                       "down-projection stays bounded.",
+            "down-projection stays bounded.",
         },
         "provenance": {
-            "kernels": ["k3explainer.kernels.hybrid_layout", "k3explainer.kernels.k3_derived",
-                        "k3explainer.kernels.situ", "k3explainer.kernels.silu"],
-            "inputs": (f"facts kimi_k3.layer_layout, attnres_blocks, experts, total/active params, context; "
-                       f"dense_layers {dense_layers}; SiTU β = {beta} on {len(x)} points in [{x[0]}, {x[-1]}], "
-                       f"rounded to {DIGITS} decimals"),
+            "kernels": [
+                "k3explainer.kernels.hybrid_layout",
+                "k3explainer.kernels.k3_derived",
+                "k3explainer.kernels.situ",
+                "k3explainer.kernels.silu",
+            ],
+            "inputs": (
+                f"facts kimi_k3.layer_layout, attnres_blocks, experts, total/active params, context; "
+                f"dense_layers {dense_layers}; SiTU β = {beta} on {len(x)} points in [{x[0]}, {x[-1]}], "
+                f"rounded to {DIGITS} decimals"
+            ),
             "seed": None,
-            "facts": sorted({t["fact"] for t in tiles} | {"kimi_k3.attnres_blocks", "kimi_k3.situ"} |
-                            set(cited_facts(params["components"]))),
+            "facts": sorted(
+                {t["fact"] for t in tiles}
+                | {"kimi_k3.attnres_blocks", "kimi_k3.situ"}
+                | set(cited_facts(params["components"]))
+            ),
         },
     }

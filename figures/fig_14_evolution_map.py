@@ -1,5 +1,6 @@
 """FIG 14 · The evolution map: one node per step, each with its wall, fix, price and year (texts from the spec,
 years from the facts file)."""
+
 from collections import Counter
 from typing import Annotated
 
@@ -80,18 +81,20 @@ def build(params: dict, facts) -> dict:
     for i, node in enumerate(raw):
         year, year_fact = year_of(node["year"], facts)
         year_facts.append(year_fact)
-        nodes.append({
-            "id": node["id"],
-            "title": node["title"],
-            "section": node["section"],
-            "wall": wall_of(node["wall"], i, len(raw)),
-            "year": year,
-            "dated": node["dated"],
-            "wall_md": node["wall"],
-            "fix_md": node["fix"],
-            "price_md": node["price"],
-            "link_md": f"[Read the section](#{node['section']})",  # the build checks that the section exists
-        })
+        nodes.append(
+            {
+                "id": node["id"],
+                "title": node["title"],
+                "section": node["section"],
+                "wall": wall_of(node["wall"], i, len(raw)),
+                "year": year,
+                "dated": node["dated"],
+                "wall_md": node["wall"],
+                "fix_md": node["fix"],
+                "price_md": node["price"],
+                "link_md": f"[Read the section](#{node['section']})",  # the build checks that the section exists
+            }
+        )
     counts = Counter(n["wall"] for n in nodes)
     kinds = {**ENDS, **WALLS, **OTHER}
     return {

@@ -5,6 +5,7 @@ marker move by index and the browser never computes a scale. Every value is
 `complexity_curves` at that N; the growth column is the same kernel at 2N divided by its value
 at N (4 for a quadratic curve, 2 for a linear one, 1 for a flat one).
 """
+
 from typing import Literal
 
 import numpy as np
@@ -26,6 +27,7 @@ class Params(BaseModel):
     points_per_octave: int = Field(ge=1)  # slider stops per doubling of N
     mechanisms: list[str]  # curves to draw, each a key of kernels.MECHANISMS
 
+
 LABELS = {
     "softmax": "Softmax attention",
     "flash": "FlashAttention",
@@ -34,8 +36,14 @@ LABELS = {
     "mla": "MLA",
     "hybrid": "3:1 hybrid (KDA : MLA)",
 }
-SHORT = {"softmax": "Softmax", "flash": "Flash", "linear": "Linear", "kda": "Delta/KDA", "mla": "MLA",
-         "hybrid": "Hybrid"}
+SHORT = {
+    "softmax": "Softmax",
+    "flash": "Flash",
+    "linear": "Linear",
+    "kda": "Delta/KDA",
+    "mla": "MLA",
+    "hybrid": "Hybrid",
+}
 METRICS = {
     # compute counts the attention operators only (kernels.costs: the projections every design shares are left out)
     "compute": {"label": "Compute", "axis": "attention FLOPs to process N tokens", "unit": "FLOP", "noun": "FLOPs"},
@@ -112,12 +120,14 @@ def build(params: dict, facts) -> dict:
         ),
         "provenance": {
             "kernels": ["k3explainer.kernels.complexity_curves", "k3explainer.kernels.mechanism_costs"],
-            "inputs": (f"N = {N[0]} … {N[-1]} ({per_octave} points per doubling); d_h = {params['d_h']}, "
-                       f"L = {params['n_layers']}, d_c = {params['d_c']}, C = {params['chunk_size']}, one head; "
-                       "compute = prefill FLOPs summed over layers; memory = the stack's peak elements, every layer's kept cache or state "
-                       "plus the score matrix of the one layer being computed; growth = value at 2N / value at N"),
+            "inputs": (
+                f"N = {N[0]} … {N[-1]} ({per_octave} points per doubling); d_h = {params['d_h']}, "
+                f"L = {params['n_layers']}, d_c = {params['d_c']}, C = {params['chunk_size']}, one head; "
+                "compute = prefill FLOPs summed over layers; memory = the stack's peak elements, every layer's kept cache or state "
+                "plus the score matrix of the one layer being computed; growth = value at 2N / value at N"
+            ),
             "seed": "none: closed-form counts, no random inputs",
             "illustrative": "legible constants, not a released model; they move the curves and where they bend, not the "
-                            "slopes of the straight stretches",
+            "slopes of the straight stretches",
         },
     }

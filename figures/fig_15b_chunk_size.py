@@ -11,13 +11,13 @@ Two grids of C: powers of two (the slider and the readouts) and a finer geometri
 `per_octave` points per doubling (the curves), which holds the powers of two at every
 `per_octave`-th point. The band is found on a finer grid still (`band_per_octave`).
 """
+
 from typing import Annotated
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import chunked_cost_terms
-from k3explainer.kernels import chunk_time_band, chunk_time_terms, chunk_work_madds, tile_efficiency
+from k3explainer.kernels import chunk_time_band, chunk_time_terms, chunked_cost_terms, tile_efficiency
 
 TERM_LABELS = {
     "state": "state work (across chunks)",
@@ -44,15 +44,15 @@ class Params(BaseModel):
 
 REGIMES = {
     "one": "Pure recurrence: the fewest multiply-adds, but one sequential step per token, each a thin "
-           "matrix–vector product that leaves the matrix hardware mostly idle.",
+    "matrix–vector product that leaves the matrix hardware mostly idle.",
     "below": "Below the band: the chunks are too small. Larger ones would save more time on sequential steps "
-             "and underfilled tiles than their extra multiply-adds would cost.",
+    "and underfilled tiles than their extra multiply-adds would cost.",
     "band": "Inside the band: within {within} of the fastest time this model allows. Few enough steps, "
-            "tiles wide enough to run near peak, and the within-chunk work still modest.",
+    "tiles wide enough to run near peak, and the within-chunk work still modest.",
     "above": "Above the band: the within-chunk multiply-adds, which grow with C, now cost more time than "
-             "larger chunks save on steps and tile efficiency.",
+    "larger chunks save on steps and tile efficiency.",
     "all": "One chunk holds the whole sequence: the within-chunk work is attention over every pair of "
-           "tokens again (in KDA's accounting the C×C matrices make it costlier still).",
+    "tokens again (in KDA's accounting the C×C matrices make it costlier still).",
 }
 
 
@@ -85,15 +85,23 @@ def width_setting(form: str, N: int, d: int, lats: list[float], C: np.ndarray, g
     by_lat = []
     for lat in lats:
         time = chunk_time_terms(N, d, grid, step_latency=lat, form=form, **model["hw"])
-        band = chunk_time_band(fine, chunk_time_terms(N, d, fine, step_latency=lat, form=form, **model["hw"])["total"],
-                               model["within"])
-        by_lat.append({"steps": sig(time["steps"]), "total": sig(time["total"]),
-                       "of_best": sig(time["total"][:: model["per_octave"]] / band["min_time"]),
-                       "zone": [zone(float(c), N, band) for c in C],
-                       "band": {k: float(sig([v])[0]) for k, v in band.items()}})
+        band = chunk_time_band(
+            fine, chunk_time_terms(N, d, fine, step_latency=lat, form=form, **model["hw"])["total"], model["within"]
+        )
+        by_lat.append(
+            {
+                "steps": sig(time["steps"]),
+                "total": sig(time["total"]),
+                "of_best": sig(time["total"][:: model["per_octave"]] / band["min_time"]),
+                "zone": [zone(float(c), N, band) for c in C],
+                "band": {k: float(sig([v])[0]) for k, v in band.items()},
+            }
+        )
     return {
-        "work": [{"key": k, "values": np.asarray(v, dtype=np.float64), "share": np.asarray(v / work_total, dtype=np.float64)}
-                 for k, v in work_terms.items()],
+        "work": [
+            {"key": k, "values": np.asarray(v, dtype=np.float64), "share": np.asarray(v / work_total, dtype=np.float64)}
+            for k, v in work_terms.items()
+        ],
         "work_total": np.asarray(work_total, dtype=np.float64),
         "madds": sig(time["madds"]),  # the last ℓ's: these two terms do not depend on ℓ
         "tiles": sig(time["tiles"]),
@@ -124,20 +132,44 @@ def build(params: dict, facts) -> dict:
     d0, lat0, c0 = int(params["d_default"]), float(params["step_latency_default_us"]), int(params["c_default"])
     if d0 not in widths or lat0 not in lats or c0 not in C:
         raise ValueError("the defaults must be on their grids (d, ℓ, C a power of two)")
-    model = {"hw": {"peak": float(params["peak_madds_per_us"]), "c_half": float(params["c_half"])},
-             "within": float(params["within"]), "per_octave": per_octave, "band_per_octave": int(params["band_per_octave"])}
+    model = {
+        "hw": {"peak": float(params["peak_madds_per_us"]), "c_half": float(params["c_half"])},
+        "within": float(params["within"]),
+        "per_octave": per_octave,
+        "band_per_octave": int(params["band_per_octave"]),
+    }
     P, c_half, within = model["hw"]["peak"], model["hw"]["c_half"], model["within"]
     pct = f"{within:.0%}"
 
     views = {}
     # the KDA rows keep eq. 13's FLOPs as the report writes them, so their total is 2W (two FLOPs per multiply-add)
-    for form, meta in (("linear", {"label": "Linear attention", "unit": "madds", "total_label": "total work W",
-                                   "formula_md": r"work $W = 2Nd^2 + 2NCd$ multiply-adds"}),
-                       ("kda", {"label": "KDA (eq. 13)", "unit": "FLOPs", "total_label": "total, 2W in FLOPs",
-                                "formula_md": r"work $W = (6Nd^2 + 3NCd + NC^2)/2$ multiply-adds (eq. 13 in FLOPs, halved)"})):
+    for form, meta in (
+        (
+            "linear",
+            {
+                "label": "Linear attention",
+                "unit": "madds",
+                "total_label": "total work W",
+                "formula_md": r"work $W = 2Nd^2 + 2NCd$ multiply-adds",
+            },
+        ),
+        (
+            "kda",
+            {
+                "label": "KDA (eq. 13)",
+                "unit": "FLOPs",
+                "total_label": "total, 2W in FLOPs",
+                "formula_md": r"work $W = (6Nd^2 + 3NCd + NC^2)/2$ multiply-adds (eq. 13 in FLOPs, halved)",
+            },
+        ),
+    ):
         by_d = [width_setting(form, N, d, lats, C, grid, model) for d in widths]
-        views[form] = {**meta, "labels": {t["key"]: TERM_LABELS[t["key"]] for t in by_d[0]["work"]},
-                       "by_d": by_d, "y": y_axis([s["total"] for w in by_d for s in w["by_lat"]])}
+        views[form] = {
+            **meta,
+            "labels": {t["key"]: TERM_LABELS[t["key"]] for t in by_d[0]["work"]},
+            "by_d": by_d,
+            "y": y_axis([s["total"] for w in by_d for s in w["by_lat"]]),
+        }
     return {
         "n_tokens": N,
         "c": C,
@@ -156,24 +188,37 @@ def build(params: dict, facts) -> dict:
         "view_order": ["linear", "kda"],
         "views": views,
         "regimes": {k: v.format(within=pct) for k, v in REGIMES.items()},
-        "time_md": (r"time $= \frac{N}{C}\,\ell + W / \bigl(P\,\eta(C)\bigr)$, tile efficiency "
-                    r"$\eta(C) = C / (C + C_{1/2})$"),
-        "constants_md": (f"$N = {tex_int(N)}$ tokens, one head, one layer; peak $P = {P / 1e6:g}$ million "
-                         f"multiply-adds per µs (about one streaming multiprocessor); half-efficiency tile "
-                         f"$C_{{1/2}} = {c_half:g}$ rows. The fastest chunk size moves with the head width $d$, with "
-                         f"$C_{{1/2}}$, and with $\\ell$ and $P$ only through their product $\\ell P$; $N$ does not move it."),
+        "time_md": (
+            r"time $= \frac{N}{C}\,\ell + W / \bigl(P\,\eta(C)\bigr)$, tile efficiency "
+            r"$\eta(C) = C / (C + C_{1/2})$"
+        ),
+        "constants_md": (
+            f"$N = {tex_int(N)}$ tokens, one head, one layer; peak $P = {P / 1e6:g}$ million "
+            f"multiply-adds per µs (about one streaming multiprocessor); half-efficiency tile "
+            f"$C_{{1/2}} = {c_half:g}$ rows. The fastest chunk size moves with the head width $d$, with "
+            f"$C_{{1/2}}$, and with $\\ell$ and $P$ only through their product $\\ell P$; $N$ does not move it."
+        ),
         "kernels_md": "Production KDA kernels use {{kimi_linear.chunk_size}}; tensor-core instructions work on "
-                      "{{hardware.mma_tile_rows}}.",
+        "{{hardware.mma_tile_rows}}.",
         "provenance": {
-            "kernels": ["k3explainer.kernels." + k for k in
-                        ("chunked_cost_terms", "costs.chunk_work_madds", "costs.chunk_time_terms", "costs.chunk_time_band",
-                         "costs.tile_efficiency")],
-            "inputs": (f"N = {N}; C = 1 … {N} (powers of two; curves at {per_octave} points per doubling); "
-                       f"d ∈ {widths}; ℓ ∈ {lats} µs; P = {P:,.0f} multiply-adds per µs; C½ = {c_half:g}; band within {pct} of the "
-                       f"minimum, found at {model['band_per_octave']} points per doubling"),
+            "kernels": [
+                "k3explainer.kernels." + k
+                for k in (
+                    "chunked_cost_terms",
+                    "costs.chunk_work_madds",
+                    "costs.chunk_time_terms",
+                    "costs.chunk_time_band",
+                    "costs.tile_efficiency",
+                )
+            ],
+            "inputs": (
+                f"N = {N}; C = 1 … {N} (powers of two; curves at {per_octave} points per doubling); "
+                f"d ∈ {widths}; ℓ ∈ {lats} µs; P = {P:,.0f} multiply-adds per µs; C½ = {c_half:g}; band within {pct} of the "
+                f"minimum, found at {model['band_per_octave']} points per doubling"
+            ),
             "seed": "none: closed-form counts and a closed-form time model, no random inputs",
             "illustrative": "N, d, the peak rate P, the per-step latency ℓ and the half-efficiency tile C½ are "
-                            "illustrative; KDA's multiply-add count is eq. 13 of the Kimi Linear report (halved: two FLOPs "
-                            "per multiply-add); linear attention's, 2·N·d² + 2·N·C·d, is counted here and marked illustrative",
+            "illustrative; KDA's multiply-add count is eq. 13 of the Kimi Linear report (halved: two FLOPs "
+            "per multiply-add); linear attention's, 2·N·d² + 2·N·C·d, is counted here and marked illustrative",
         },
     }

@@ -5,6 +5,7 @@ Every count is `mechanism_costs(mechanism, phase, N, ...)` for one layer; the ba
 same counts placed on a shared log scale per quantity, so bars compare across mechanisms, phases
 and lengths.
 """
+
 from typing import Literal
 
 import numpy as np
@@ -24,55 +25,88 @@ QUANTITIES = {"flops": "FLOPs", "reads": "elements", "kept": "elements"}
 # What happens, in words, per mechanism and phase: (glyph for the computed region, computed, read, kept).
 # Each sentence names exactly the terms its count adds up (PARTS below, from mechanism_costs).
 STORY = {
-    ("softmax", "prefill"): ("triangle",
+    ("softmax", "prefill"): (
+        "triangle",
         "The masked N×N score matrix of every head, stored in full, then the weighted sum of values: two large matrix multiplies.",
         "The queries, keys and values of all N prompt tokens, and the stored scores, read back once.",
-        "Keys and values of every token for every head: the KV cache."),
-    ("softmax", "decode"): ("row",
+        "Keys and values of every token for every head: the KV cache.",
+    ),
+    ("softmax", "decode"): (
+        "row",
         "One row of scores: the new query against all N cached keys, then a mix of N values.",
         "The whole KV cache, every key and every value, for one new token.",
-        "The KV cache, one token longer."),
-    ("kda", "prefill"): ("chunks",
+        "The KV cache, one token longer.",
+    ),
+    ("kda", "prefill"): (
+        "chunks",
         "Chunks of C tokens: small attention-like blocks inside each chunk, and state updates between chunks.",
         "The queries, keys, values and per-channel decay gates of every prompt token, and one write strength β per token and head.",
-        "One d×d state per head, whatever the prompt length."),
-    ("kda", "decode"): ("square",
+        "One d×d state per head, whatever the prompt length.",
+    ),
+    ("kda", "decode"): (
+        "square",
         "Decay the state, read it with the key, correct it by the error, then read it with the query.",
         "The d×d state of every head: the same amount at any context length.",
-        "The updated state, written back in place."),
-    ("mla", "prefill"): ("triangle",
+        "The updated state, written back in place.",
+    ),
+    ("mla", "prefill"): (
+        "triangle",
         "Plain form: keys and values rebuilt from the latents for every head, then ordinary masked attention over all N tokens.",
         "The prompt's queries and latents, and the keys and values rebuilt from those latents.",
-        "One latent vector per token, shared by all heads."),
-    ("mla", "decode"): ("row",
+        "One latent vector per token, shared by all heads.",
+    ),
+    ("mla", "decode"): (
+        "row",
         "Absorbed form: each head maps its query into the latent space, scores every cached latent there and maps the "
         "weighted sum back out; no keys or values are rebuilt.",
         "The latent cache: every token's latent, the new one's included, shared by all heads.",
-        "The latent cache, one latent longer."),
-    ("hybrid", "prefill"): ("mixed",
+        "The latent cache, one latent longer.",
+    ),
+    ("hybrid", "prefill"): (
+        "mixed",
         "Chunked KDA in most layers, MLA's quadratic attention in the rest; each count is the per-layer average.",
         "Each layer's inputs: the KDA layers' queries, keys, values and gates; the MLA layers' queries, latents and rebuilt keys and values.",
-        "Fixed states in the KDA layers, growing latent caches in the MLA layers."),
-    ("hybrid", "decode"): ("mixed",
+        "Fixed states in the KDA layers, growing latent caches in the MLA layers.",
+    ),
+    ("hybrid", "decode"): (
+        "mixed",
         "KDA layers update their states; MLA layers score their latent caches (per-layer average).",
         "Fixed states in the KDA layers, the latent cache in the MLA layers.",
-        "The same states, and latent caches one token longer."),
+        "The same states, and latent caches one token longer.",
+    ),
 }
 
 
 # Names of the terms mechanism_costs returns in flops_parts / reads_parts.
 PARTS = {
     "reads": {
-        "queries": "queries", "keys": "keys", "values": "values", "scores": "stored scores, read back",
-        "gates": "decay gates", "beta": "write strengths β", "latents": "latents",
-        "rebuilt": "keys and values rebuilt from the latents", "cache": "cached keys and values",
-        "state": "state of every head", "kda": "KDA layers' share", "mla": "MLA layers' share",
+        "queries": "queries",
+        "keys": "keys",
+        "values": "values",
+        "scores": "stored scores, read back",
+        "gates": "decay gates",
+        "beta": "write strengths β",
+        "latents": "latents",
+        "rebuilt": "keys and values rebuilt from the latents",
+        "cache": "cached keys and values",
+        "state": "state of every head",
+        "kda": "KDA layers' share",
+        "mla": "MLA layers' share",
     },
     "flops": {
-        "scores": "scores", "mix": "weighted sum", "state": "state work across chunks", "chunk": "within-chunk work",
-        "local": "chunk-local C×C matrices", "rebuild": "rebuilding keys and values", "fold": "mapping into and out of the latent space",
-        "decay": "decay", "recall": "read with the key", "write": "corrective write", "read": "read with the query",
-        "kda": "KDA layers' share", "mla": "MLA layers' share",
+        "scores": "scores",
+        "mix": "weighted sum",
+        "state": "state work across chunks",
+        "chunk": "within-chunk work",
+        "local": "chunk-local C×C matrices",
+        "rebuild": "rebuilding keys and values",
+        "fold": "mapping into and out of the latent space",
+        "decay": "decay",
+        "recall": "read with the key",
+        "write": "corrective write",
+        "read": "read with the query",
+        "kda": "KDA layers' share",
+        "mla": "MLA layers' share",
     },
 }
 
@@ -96,8 +130,10 @@ class Params(BaseModel):
         if not {"softmax", "mla"} <= set(self.mechanisms):
             raise ValueError("mechanisms: the trade readout compares mla with softmax, so both must be shown")
         if not self.n_tokens_min <= self.n_tokens <= self.n_tokens_max:
-            raise ValueError(f"n_tokens {self.n_tokens} is outside n_tokens_min … n_tokens_max "
-                             f"({self.n_tokens_min} … {self.n_tokens_max})")
+            raise ValueError(
+                f"n_tokens {self.n_tokens} is outside n_tokens_min … n_tokens_max "
+                f"({self.n_tokens_min} … {self.n_tokens_max})"
+            )
         return self
 
 
@@ -131,25 +167,44 @@ def build(params: dict, facts) -> dict:
     costs = {m: {p: mechanism_costs(m, p, N.astype(np.float64), **consts) for p in phases} for m in mechanisms}
 
     scales = {q: log_bars([costs[m][p][q] for m in mechanisms for p in phases]) for q in QUANTITIES}
-    bars = {m: {p: {q: (np.log10(costs[m][p][q]) - lo) / (hi - lo) for q, (lo, hi) in scales.items()}
-                for p in phases} for m in mechanisms}
-    parts = {m: {p: {q: [{"key": k, "label": PARTS[q][k], "values": v} for k, v in costs[m][p][f"{q}_parts"].items()
-                         if np.any(v)]
-                     for q in ("reads", "flops")} for p in phases} for m in mechanisms}
+    bars = {
+        m: {p: {q: (np.log10(costs[m][p][q]) - lo) / (hi - lo) for q, (lo, hi) in scales.items()} for p in phases}
+        for m in mechanisms
+    }
+    parts = {
+        m: {
+            p: {
+                q: [
+                    {"key": k, "label": PARTS[q][k], "values": v}
+                    for k, v in costs[m][p][f"{q}_parts"].items()
+                    if np.any(v)
+                ]
+                for q in ("reads", "flops")
+            }
+            for p in phases
+        }
+        for m in mechanisms
+    }
     # MLA against softmax attention, per phase and N: the ratios the note under the table states
     why = {
-        "decode": ("Decode is limited by memory traffic, not arithmetic ([§03](#attention-cost)), so the absorbed form "
-                   "spends multiply-adds to read a smaller cache: the right trade at this phase."),
-        "prefill": ("Prefill runs as large matrix multiplies and is limited by arithmetic, so here the rebuild is a real "
-                    "cost; it grows in proportion to N while attention grows with N², so its share shrinks on long prompts."),
+        "decode": (
+            "Decode is limited by memory traffic, not arithmetic ([§03](#attention-cost)), so the absorbed form "
+            "spends multiply-adds to read a smaller cache: the right trade at this phase."
+        ),
+        "prefill": (
+            "Prefill runs as large matrix multiplies and is limited by arithmetic, so here the rebuild is a real "
+            "cost; it grows in proportion to N while attention grows with N², so its share shrinks on long prompts."
+        ),
     }
     trade = {}
     for p in phases:
         mla, sm = costs["mla"][p], costs["softmax"][p]
         trade[p] = {
-            "flops_ratio": mla["flops"] / sm["flops"],            # MLA FLOPs ÷ softmax FLOPs
-            "reads_ratio": sm["reads"] / mla["reads"],            # softmax reads ÷ MLA reads
-            "intensity": {m: costs[m][p]["flops"] / costs[m][p]["reads"] for m in ("mla", "softmax")},  # FLOPs per element read
+            "flops_ratio": mla["flops"] / sm["flops"],  # MLA FLOPs ÷ softmax FLOPs
+            "reads_ratio": sm["reads"] / mla["reads"],  # softmax reads ÷ MLA reads
+            "intensity": {
+                m: costs[m][p]["flops"] / costs[m][p]["reads"] for m in ("mla", "softmax")
+            },  # FLOPs per element read
             "rebuild_share": mla["flops_parts"].get("rebuild", np.zeros_like(mla["flops"])) / mla["flops"],
             "why_md": why[p],  # rendered by the pipeline into why_html
         }
@@ -158,26 +213,36 @@ def build(params: dict, facts) -> dict:
         "n_default_index": int(np.flatnonzero(N == params["n_tokens"])[0]),
         "constants": consts,  # the kernel's inputs, so tests can recompute every count
         "units": QUANTITIES,
-        "mechanisms": [{"key": m, **MECHANISMS[m], "label": MECHANISMS[m]["label"].format(k=ratio)} for m in mechanisms],
+        "mechanisms": [
+            {"key": m, **MECHANISMS[m], "label": MECHANISMS[m]["label"].format(k=ratio)} for m in mechanisms
+        ],
         "phases": [{"key": p, "label": PHASES[p]} for p in phases],
         "values": {m: {p: {q: costs[m][p][q] for q in QUANTITIES} for p in phases} for m in mechanisms},
         "parts": parts,
         "bars": {m: {p: {q: np.round(b, 4) for q, b in bars[m][p].items()} for p in phases} for m in mechanisms},
-        "bar_ends": {q: [10.0 ** lo, 10.0 ** hi] for q, (lo, hi) in scales.items()},  # the values at a bar's two ends
-        "story": {m: {p: dict(zip(("glyph", "computed", "read", "kept"), STORY[m, p])) for p in phases}
-                  for m in mechanisms},
+        "bar_ends": {q: [10.0**lo, 10.0**hi] for q, (lo, hi) in scales.items()},  # the values at a bar's two ends
+        "story": {
+            m: {p: dict(zip(("glyph", "computed", "read", "kept"), STORY[m, p], strict=True)) for p in phases}
+            for m in mechanisms
+        },
         "trade": trade,
-        "constants_md": (f"$d_h = {params['d_h']}$, {params['n_heads']} heads, $d_c = {params['d_c']}$, "
-                         f"$C = {params['chunk_size']}$, one layer; hybrid {ratio}:1 KDA to MLA. "
-                         "Reads and kept are counted in elements (multiply by bytes per element for traffic); "
-                         "computed is counted in FLOPs, 2 per multiply-add. Weights, and the projections from the layer's "
-                         "input to queries, keys, values, gates or latents, are not counted. At decode, N includes the new token."),
+        "constants_md": (
+            f"$d_h = {params['d_h']}$, {params['n_heads']} heads, $d_c = {params['d_c']}$, "
+            f"$C = {params['chunk_size']}$, one layer; hybrid {ratio}:1 KDA to MLA. "
+            "Reads and kept are counted in elements (multiply by bytes per element for traffic); "
+            "computed is counted in FLOPs, 2 per multiply-add. Weights, and the projections from the layer's "
+            "input to queries, keys, values, gates or latents, are not counted. At decode, N includes the new token."
+        ),
         "provenance": {
             "kernels": ["k3explainer.kernels.mechanism_costs"],
-            "inputs": (f"N = {N[0]} … {N[-1]} (powers of two); d_h = {params['d_h']}, heads = {params['n_heads']}, "
-                       f"d_c = {params['d_c']}, C = {params['chunk_size']}; one layer (the hybrid is the {ratio}:1 per-layer average)"),
-            "units": ("elements read or kept (not bytes); FLOPs = 2 per multiply-add; weights and the projections from "
-                      "the layer's input are not counted; at decode N includes the new token"),
+            "inputs": (
+                f"N = {N[0]} … {N[-1]} (powers of two); d_h = {params['d_h']}, heads = {params['n_heads']}, "
+                f"d_c = {params['d_c']}, C = {params['chunk_size']}; one layer (the hybrid is the {ratio}:1 per-layer average)"
+            ),
+            "units": (
+                "elements read or kept (not bytes); FLOPs = 2 per multiply-add; weights and the projections from "
+                "the layer's input are not counted; at decode N includes the new token"
+            ),
             "seed": "none: closed-form counts, no random inputs",
             "illustrative": "demo model sizes and context lengths; counts are exact for those constants",
         },

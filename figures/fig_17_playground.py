@@ -1,5 +1,6 @@
 """FIG 17 · Mathematical playground: one seeded four-token example through causal softmax attention
 (every stage) and through the delta rule (every token), on the same queries, keys and values."""
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 
@@ -19,8 +20,9 @@ class Params(BaseModel):
     @model_validator(mode="after")
     def _square(self):
         if self.d_k != self.d_v:
-            raise ValueError(f"d_k {self.d_k} must equal d_v {self.d_v}: the delta-rule panel draws k and v in one "
-                             "table")
+            raise ValueError(
+                f"d_k {self.d_k} must equal d_v {self.d_v}: the delta-rule panel draws k and v in one table"
+            )
         return self
 
 
@@ -41,32 +43,69 @@ def build(params: dict, facts) -> dict:
     _, _, att = causal_softmax_attention(q, k, v, trace=True)
     # the delta rule read with scale 1, as the equation o_t = S_tᵀ q_t is written
     _, _, dr = delta_rule(q, k, v, np.full(T, beta), scale=1.0, trace=True)
-    changed = np.abs(dr["write"]) >= 0.5 * 10.0 ** -digits
-    shown = (q, k, v, att["raw_scores"], att["scaled_scores"], att["weights"], att["output"],
-             dr["read"], dr["error"], dr["write"], dr["state"], dr["output"])
+    changed = np.abs(dr["write"]) >= 0.5 * 10.0**-digits
+    shown = (
+        q,
+        k,
+        v,
+        att["raw_scores"],
+        att["scaled_scores"],
+        att["weights"],
+        att["output"],
+        dr["read"],
+        dr["error"],
+        dr["write"],
+        dr["state"],
+        dr["output"],
+    )
     # one colour scale for every matrix of the figure: the largest finite magnitude it shows
     heat_scale = float(max(np.max(np.abs(x[np.isfinite(x)])) for x in shown))
     return {
-        "tokens": tokens, "d_k": d_k, "d_v": d_v, "beta": beta, "digits": digits,
-        "q": q, "k": k, "v": v, "heat_scale": heat_scale,
+        "tokens": tokens,
+        "d_k": d_k,
+        "d_v": d_v,
+        "beta": beta,
+        "digits": digits,
+        "q": q,
+        "k": k,
+        "v": v,
+        "heat_scale": heat_scale,
         # what each keeps after t tokens: attention every key and value so far, the delta rule one state
         "kept": {"attention": [(t + 1) * (d_k + d_v) for t in range(T)], "delta": d_k * d_v},
         "attention": {
-            "scale": att["scale"], "raw_scores": att["raw_scores"], "scaled_scores": att["scaled_scores"],
-            "mask": att["mask"].astype(int), "weights": att["weights"], "output": att["output"],
+            "scale": att["scale"],
+            "raw_scores": att["raw_scores"],
+            "scaled_scores": att["scaled_scores"],
+            "mask": att["mask"].astype(int),
+            "weights": att["weights"],
+            "output": att["output"],
         },
         "delta": [
-            {"state_prev": dr["state_prev"][t], "k": k[t], "v": v[t], "q": q[t], "read": dr["read"][t],
-             "error": dr["error"][t], "write": dr["write"][t], "state": dr["state"][t],
-             "changed": changed[t].astype(int), "output": dr["output"][t]}
+            {
+                "state_prev": dr["state_prev"][t],
+                "k": k[t],
+                "v": v[t],
+                "q": q[t],
+                "read": dr["read"][t],
+                "error": dr["error"][t],
+                "write": dr["write"][t],
+                "state": dr["state"][t],
+                "changed": changed[t].astype(int),
+                "output": dr["output"][t],
+            }
             for t in range(T)
         ],
         "provenance": {
-            "kernels": ["k3explainer.kernels.causal_softmax_attention", "k3explainer.kernels.delta_rule",
-                        "k3explainer.kernels.l2_normalize"],
-            "inputs": (f"q, k: [{T}, {d_k}], v: [{T}, {d_v}] standard normal from numpy default_rng(seed), q and k "
-                       f"scaled to unit length; attention with scale 1/sqrt(d_k); delta rule with beta = {beta} "
-                       "and read-out scale 1; colours saturate at the largest |value| shown"),
+            "kernels": [
+                "k3explainer.kernels.causal_softmax_attention",
+                "k3explainer.kernels.delta_rule",
+                "k3explainer.kernels.l2_normalize",
+            ],
+            "inputs": (
+                f"q, k: [{T}, {d_k}], v: [{T}, {d_v}] standard normal from numpy default_rng(seed), q and k "
+                f"scaled to unit length; attention with scale 1/sqrt(d_k); delta rule with beta = {beta} "
+                "and read-out scale 1; colours saturate at the largest |value| shown"
+            ),
             "seed": params["seed"],
             "illustrative": "four demo tokens with random vectors, not a trained model",
         },

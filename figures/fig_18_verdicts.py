@@ -1,4 +1,5 @@
 """FIG 18 · Verdicts: before/after comparisons, each answering the same four questions."""
+
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -46,15 +47,17 @@ def build(params: dict, facts) -> dict:
         sections = v.get("sections")
         if not isinstance(sections, list) or not sections:
             raise ValueError(f"verdict {i + 1}: missing sections")
-        verdicts.append({
-            "id": v["id"],
-            "before": v["before"],
-            "after": v["after"],
-            "answers": [{"key": k, "answer_md": v[k]} for k, _ in QUESTIONS],
-            "k3_md": v["k3"],  # where Kimi K3 keeps the "after" side, with its fact
-            # one checked link per section; the component labels it with the section's heading
-            "links": [{"section": s, "link_md": f"[§](#{s})"} for s in sections],
-        })
+        verdicts.append(
+            {
+                "id": v["id"],
+                "before": v["before"],
+                "after": v["after"],
+                "answers": [{"key": k, "answer_md": v[k]} for k, _ in QUESTIONS],
+                "k3_md": v["k3"],  # where Kimi K3 keeps the "after" side, with its fact
+                # one checked link per section; the component labels it with the section's heading
+                "links": [{"section": s, "link_md": f"[§](#{s})"} for s in sections],
+            }
+        )
     return {
         "questions": [{"key": k, "label": label} for k, label in QUESTIONS],
         "verdicts": verdicts,

@@ -1,4 +1,5 @@
 """Shared fixtures: the project root, a site built once per session, and a local server for it."""
+
 from __future__ import annotations
 
 import shutil
@@ -13,8 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite the golden files (figure data, directive fixtures) from what the build produces now")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite the golden files (figure data, directive fixtures) from what the build produces now",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +59,13 @@ def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
         "executable_path": shutil.which("chromium") or "/usr/bin/chromium",
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"],
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
     }

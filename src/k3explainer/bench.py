@@ -7,6 +7,7 @@ byte counts (first view, per figure, after scrolling everything in), paint timin
 shift in Chromium at desktop and phone sizes, and for every live figure the p50/p95 time from an
 input event to the next painted frame. Numbers, not assertions: budgets are tested elsewhere.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,9 +40,11 @@ def _build_seconds(root: Path, out: Path, *, cold: bool) -> float:
 
 def _bare_markdown_seconds(root: Path) -> float:
     """A fresh process that only renders the sections with plain markdown-it (the floor)."""
-    code = ("import time,pathlib;t=time.perf_counter();from markdown_it import MarkdownIt;md=MarkdownIt('commonmark');"
-            f"[md.render(p.read_text()) for p in sorted(pathlib.Path({str(root / 'content')!r}).glob('*.md'))];"
-            "print(time.perf_counter()-t)")
+    code = (
+        "import time,pathlib;t=time.perf_counter();from markdown_it import MarkdownIt;md=MarkdownIt('commonmark');"
+        f"[md.render(p.read_text()) for p in sorted(pathlib.Path({str(root / 'content')!r}).glob('*.md'))];"
+        "print(time.perf_counter()-t)"
+    )
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
     return time.perf_counter() - t0
@@ -49,6 +52,7 @@ def _bare_markdown_seconds(root: Path) -> float:
 
 def _reload_seconds(root: Path, tmp: Path) -> float:
     """Edit one section under --serve and time until the reload event reaches a client."""
+
     def edit(project: Path) -> None:
         section = project / "content" / "06-deltanet.md"
         section.write_text(section.read_text() + "\nOne more sentence.\n")
@@ -68,7 +72,9 @@ def _figure_reload_seconds(root: Path, tmp: Path) -> float:
 
     def edit(project: Path) -> None:
         spec = project / "content" / "figures" / f"{fid}.yaml"
-        text, n = re.subn(rf"(?m)^(  {param}: )(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", spec.read_text(), count=1)
+        text, n = re.subn(
+            rf"(?m)^(  {param}: )(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", spec.read_text(), count=1
+        )
         if not n:
             raise RuntimeError(f"{spec.name} has no integer param {param!r} to edit (see bench.FIGURE_EDIT)")
         spec.write_text(text)
@@ -96,8 +102,23 @@ def _serve_edit_seconds(root: Path, tmp: Path, edit) -> float:
             shutil.copy(source, project / ".cache" / cached)
     log = tmp / "serve.log"
     with open(log, "w") as sink:
-        proc = subprocess.Popen([sys.executable, "-u", "-m", "k3explainer.cli", "serve", "--root", str(project),
-                                 "--port", "0", "--out", str(tmp / "served")], stdout=sink, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-u",
+                "-m",
+                "k3explainer.cli",
+                "serve",
+                "--root",
+                str(project),
+                "--port",
+                "0",
+                "--out",
+                str(tmp / "served"),
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
     try:
         for _ in range(600):
             m = re.search(r"at (http://127\.0\.0\.1:\d+/)", log.read_text())
@@ -189,7 +210,10 @@ def _browser_metrics(site: Path) -> dict:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(**LAUNCH)
-            for name, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+            for name, viewport in (
+                ("desktop", {"width": 1280, "height": 900}),
+                ("phone", {"width": 390, "height": 844}),
+            ):
                 page = browser.new_page(viewport=viewport)
                 sizes: dict[str, int] = {}
                 page.on("response", functools.partial(_record_size, sizes))
@@ -198,8 +222,9 @@ def _browser_metrics(site: Path) -> dict:
                 if name == "desktop":
                     out["first_view_files"] = sorted(u.split("/", 3)[3] for u in sizes)
                     page.evaluate("K3.initAll()")
-                    page.wait_for_function("[...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready)",
-                                           timeout=60000)
+                    page.wait_for_function(
+                        "[...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready)", timeout=60000
+                    )
                     out["all_files"] = sorted(u.split("/", 3)[3] for u in sizes)
                     out["input_floor"] = page.evaluate(FLOOR_JS)
                     out["input_to_paint"] = {}
@@ -211,8 +236,12 @@ def _browser_metrics(site: Path) -> dict:
                         events = sorted(page.evaluate(INPUT_JS, fid), key=lambda e: e[0])
                         if events:
                             times = [ms for ms, _ in events]
-                            out["input_to_paint"][fid] = (times[len(times) // 2], times[int(len(times) * 0.95) - 1 if len(times) > 1 else 0],
-                                                          len(times), events[::-1][:3])
+                            out["input_to_paint"][fid] = (
+                                times[len(times) // 2],
+                                times[int(len(times) * 0.95) - 1 if len(times) > 1 else 0],
+                                len(times),
+                                events[::-1][:3],
+                            )
                 page.close()
             browser.close()
     finally:
@@ -236,16 +265,19 @@ def _without_text_gzip(site: Path, files: list[str]) -> int:
     left is what the engine adds to the words."""
     paths = [site / f.split("#")[0].split("?")[0] for f in files]
     data = [p.read_bytes() for p in paths if p.is_file()]
-    data = [ARTICLE.sub(lambda m: TEXT.sub(b"><", m.group(1)), d) if p.suffix == ".html" else d
-            for p, d in zip(paths, data)]
+    data = [
+        ARTICLE.sub(lambda m: TEXT.sub(b"><", m.group(1)), d) if p.suffix == ".html" else d
+        for p, d in zip(paths, data, strict=True)
+    ]
     return sum(len(gzip.compress(d, mtime=0)) for d in data)
 
 
 def _suite_seconds(root: Path, *marks: str) -> float:
     """The test suite as the README runs it (deps installed), optionally narrowed by `-m`."""
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *marks], cwd=root, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *marks], cwd=root, check=True, capture_output=True
+    )
     return time.perf_counter() - t0
 
 
@@ -283,19 +315,28 @@ def main(argv: list[str] | None = None) -> int:
         rebuild = [_build_seconds(root, site, cold=False) for _ in range(args.runs)]
         bare = [_bare_markdown_seconds(root) for _ in range(args.runs)]
         reload_s = statistics.median(_reload_seconds(root, tmp / f"reload-{i}") for i in range(args.runs))
-        figure_reload_s = statistics.median(_figure_reload_seconds(root, tmp / f"figure-reload-{i}") for i in range(args.runs))
-        summary = subprocess.run([*BUILD, "--root", str(root), "--out", str(site)],
-                                 check=True, capture_output=True, text=True).stdout
+        figure_reload_s = statistics.median(
+            _figure_reload_seconds(root, tmp / f"figure-reload-{i}") for i in range(args.runs)
+        )
+        summary = subprocess.run(
+            [*BUILD, "--root", str(root), "--out", str(site)], check=True, capture_output=True, text=True
+        ).stdout
         m = _browser_metrics(site)
-        fmt = lambda xs: f"min {min(xs):.2f} s, median {statistics.median(xs):.2f} s"  # noqa: E731
+        fmt = lambda xs: f"min {min(xs):.2f} s, median {statistics.median(xs):.2f} s"
         print(f"build, cold (empty caches):     {fmt(cold)}")
         print(f"rebuild, figure data cached:    {fmt(rebuild)}")
-        print(f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline")
-        print(f"--serve edit → reload event:    {reload_s:.2f} s (a section), {figure_reload_s:.2f} s "
-              f"({FIGURE_EDIT[0]}'s {FIGURE_EDIT[1]}); median of {args.runs}")
+        print(
+            f"bare markdown-it baseline:      {fmt(bare)}  → cold build is {statistics.median(cold) / statistics.median(bare):.1f}× the baseline"
+        )
+        print(
+            f"--serve edit → reload event:    {reload_s:.2f} s (a section), {figure_reload_s:.2f} s "
+            f"({FIGURE_EDIT[0]}'s {FIGURE_EDIT[1]}); median of {args.runs}"
+        )
         raw, gz = _bytes(site, m["first_view_files"])
         measured["first view before any figure, gzip B"] = gz
-        engine = measured["first view without the article's text, gzip B"] = _without_text_gzip(site, m["first_view_files"])
+        engine = measured["first view without the article's text, gzip B"] = _without_text_gzip(
+            site, m["first_view_files"]
+        )
         print(f"  without the article's text: {engine:,d} B gzip")
         print(f"first view ({len(m['first_view_files'])} files: HTML, CSS, JS, fonts): {raw:,d} B raw, {gz:,d} B gzip")
         print(f"  plotly fetched on first view: {any('plotly' in f for f in m['first_view_files'])}")
@@ -309,13 +350,17 @@ def main(argv: list[str] | None = None) -> int:
             p = m[f"{name}_paint"]
             print(f"{name}: FCP {p['fcp']:.0f} ms, LCP {p['lcp']:.0f} ms, layout shift {p['cls']:.4f}")
         floor = m["input_floor"]
-        print(f"input → next painted frame (p50 / p95 over n events); the floor here, a click that changes one word: "
-              f"{floor[len(floor) // 2]:.1f} / {floor[int(len(floor) * 0.95) - 1]:.1f} ms")
+        print(
+            f"input → next painted frame (p50 / p95 over n events); the floor here, a click that changes one word: "
+            f"{floor[len(floor) // 2]:.1f} / {floor[int(len(floor) * 0.95) - 1]:.1f} ms"
+        )
         limit = BUDGETS["input → next painted frame p95, worst figure, ms"][0]
         for fid, (p50, p95, n, slowest) in m["input_to_paint"].items():
             over = ", ".join(f"{label!r} {ms:.0f} ms" for ms, label in slowest if ms > limit)
             print(f"  {fid:8s} {p50:6.1f} ms / {p95:6.1f} ms  (n={n})" + (f"  over {limit} ms: {over}" if over else ""))
-        measured["input → next painted frame p95, worst figure, ms"] = max(p95 for _, p95, *_ in m["input_to_paint"].values())
+        measured["input → next painted frame p95, worst figure, ms"] = max(
+            p95 for _, p95, *_ in m["input_to_paint"].values()
+        )
         measured["--serve: edit a section → reload event, s"] = reload_s
         measured["--serve: edit a figure's param → reload event, s"] = figure_reload_s
         measured["cold build, s"] = statistics.median(cold)
@@ -325,8 +370,10 @@ def main(argv: list[str] | None = None) -> int:
 
             lh = median_of(site, root, args.lighthouse_runs)
             for preset, v in lh.items():
-                print(f"lighthouse {preset} (median of {args.lighthouse_runs}): performance {v['score']:.0f}, "
-                      f"FCP {v['FCP ms']:.0f} ms, LCP {v['LCP ms']:.0f} ms, TBT {v['TBT ms']:.0f} ms, CLS {v['CLS']:.3f}")
+                print(
+                    f"lighthouse {preset} (median of {args.lighthouse_runs}): performance {v['score']:.0f}, "
+                    f"FCP {v['FCP ms']:.0f} ms, LCP {v['LCP ms']:.0f} ms, TBT {v['TBT ms']:.0f} ms, CLS {v['CLS']:.3f}"
+                )
             measured["Lighthouse mobile performance (median)"] = lh["mobile"]["score"]
             measured["Lighthouse mobile total blocking time, ms"] = lh["mobile"]["TBT ms"]
             measured["Lighthouse mobile LCP, ms"] = lh["mobile"]["LCP ms"]
@@ -341,8 +388,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         value = measured[name]
         ok = value <= limit if kind == "max" else value >= limit
-        print(f"  {'pass' if ok else 'FAIL':7s} {name}: {value:,.{3 if value < 10 and value != int(value) else 0}f} "
-              f"({'≤' if kind == 'max' else '≥'} {limit:,})")
+        print(
+            f"  {'pass' if ok else 'FAIL':7s} {name}: {value:,.{3 if value < 10 and value != int(value) else 0}f} "
+            f"({'≤' if kind == 'max' else '≥'} {limit:,})"
+        )
     return 0
 
 

@@ -1,5 +1,6 @@
 """What the measuring tools (bench, reserve, screenshot) share: Debian's Chromium and a quiet
 local server for a built site."""
+
 from __future__ import annotations
 
 import functools
@@ -29,8 +30,11 @@ class _Gzip(_Quiet):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
-        if (path.suffix not in COMPRESSIBLE or not path.is_file()
-                or "gzip" not in self.headers.get("Accept-Encoding", "")):
+        if (
+            path.suffix not in COMPRESSIBLE
+            or not path.is_file()
+            or "gzip" not in self.headers.get("Accept-Encoding", "")
+        ):
             return super().send_head()
         body = gzip.compress(path.read_bytes(), mtime=0)
         self.send_response(200)

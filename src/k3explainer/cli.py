@@ -8,6 +8,7 @@ you stand in), never on the checkout the package was installed from.
     k3explainer reserve [--root DIR] [--figure fig-NN …] [--write]
     k3explainer screenshot URL OUT.png [WIDTH] [light|dark] [SELECTOR]
 """
+
 from __future__ import annotations
 
 import sys
@@ -26,8 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         from .site.cli import main as site_main
 
         root, rest = _take_root(rest)
-        return site_main([f"--{command}"] + rest if command != "build" else rest, root=root,
-                         prog=f"k3explainer {command}")
+        return site_main(
+            [f"--{command}"] + rest if command != "build" else rest, root=root, prog=f"k3explainer {command}"
+        )
     if command == "new":
         from .new import main as new_main
 
@@ -42,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         return screenshot_main(rest)
     from .site.suggest import did_you_mean
 
-    print(f"k3explainer: unknown command {command!r}{did_you_mean(command, COMMANDS)} "
-          f"(commands: {', '.join(COMMANDS)})", file=sys.stderr)
+    print(
+        f"k3explainer: unknown command {command!r}{did_you_mean(command, COMMANDS)} (commands: {', '.join(COMMANDS)})",
+        file=sys.stderr,
+    )
     return 2
 
 
@@ -51,9 +55,9 @@ def _take_root(args: list[str]) -> tuple[Path, list[str]]:
     """--root DIR (or --root=DIR) out of the arguments; the current folder without it."""
     for i, a in enumerate(args):
         if a == "--root" and i + 1 < len(args):
-            return Path(args[i + 1]).resolve(), args[:i] + args[i + 2:]
+            return Path(args[i + 1]).resolve(), args[:i] + args[i + 2 :]
         if a.startswith("--root="):
-            return Path(a.split("=", 1)[1]).resolve(), args[:i] + args[i + 1:]
+            return Path(a.split("=", 1)[1]).resolve(), args[:i] + args[i + 1 :]
     return Path.cwd(), args
 
 

@@ -6,6 +6,7 @@ default mobile preset (a mid-range phone, simulated 4G throttling) or --preset=d
 the performance score and the metrics it is made of. Single runs vary by a few points on a busy
 machine, so the bench takes the median of several.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,15 @@ def lighthouse_bin(root: Path) -> Path:
 
 def run_once(binary: Path, url: str, preset: str) -> dict[str, float]:
     """One Lighthouse run: {"score": 0–100, "FCP ms": …, …}."""
-    cmd = [str(binary), url, "--output=json", "--output-path=stdout", "--quiet", "--only-categories=performance",
-           "--chrome-flags=--headless=new --no-sandbox --disable-gpu"]
+    cmd = [
+        str(binary),
+        url,
+        "--output=json",
+        "--output-path=stdout",
+        "--quiet",
+        "--only-categories=performance",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+    ]
     if preset == "desktop":
         cmd.append("--preset=desktop")
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
@@ -70,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=Path.cwd(), help="the project whose node_modules has lighthouse")
     args = ap.parse_args(argv)
     for preset, m in median_of(args.site, args.root, args.runs).items():
-        print(f"lighthouse {preset:7s} (median of {args.runs}): performance {m['score']:.0f}, "
-              + ", ".join(f"{k} {v:.0f}" if k != "CLS" else f"CLS {v:.3f}" for k, v in m.items() if k != "score"))
+        print(
+            f"lighthouse {preset:7s} (median of {args.runs}): performance {m['score']:.0f}, "
+            + ", ".join(f"{k} {v:.0f}" if k != "CLS" else f"CLS {v:.3f}" for k, v in m.items() if k != "score")
+        )
     return 0
 
 

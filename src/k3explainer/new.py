@@ -2,6 +2,7 @@
 fact in a claim box, one live figure with its spec, builder, component and test, a README and a
 CI script). It builds and its tests pass as it is; the page frame, runtime and widgets stay in the
 engine (a project overrides one by giving a file of the same name)."""
+
 from __future__ import annotations
 
 import argparse

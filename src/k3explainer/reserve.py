@@ -11,6 +11,7 @@ each section's `height`, so the page is as tall before the browser lays a sectio
 Run it after changing a figure's layout or a section's text; tests/browser/test_page.py and
 test_landing.py check the result.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -99,29 +100,45 @@ def open_at_width(page, url: str, width: int) -> None:
         s.textContent = 'section.section { content-visibility: visible !important; }';
         document.head.append(s); document.body.offsetHeight; s.remove(); }""")
     named = sorted({key.split(".", 1)[0] for key in hash_.split("&") if "." in key.split("=")[0]})
-    page.evaluate("""ids => Promise.all((ids.length ? ids : [...document.querySelectorAll('figure[data-src]')].map(f => f.id))
-                       .map(id => K3._.restart(id)))""", named)
-    page.wait_for_function(ALL_READY_JS if not named else
-                           "ids => ids.every(id => document.getElementById(id).dataset.ready === 'true')",
-                           arg=named, timeout=60000)
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+    page.evaluate(
+        """ids => Promise.all((ids.length ? ids : [...document.querySelectorAll('figure[data-src]')].map(f => f.id))
+                       .map(id => K3._.restart(id)))""",
+        named,
+    )
+    page.wait_for_function(
+        ALL_READY_JS if not named else "ids => ids.every(id => document.getElementById(id).dataset.ready === 'true')",
+        arg=named,
+        timeout=60000,
+    )
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"
+    )
 
 
 def bands() -> dict[int, tuple[int, ...]]:
     """{width: columns to measure}: both ends of the band each reservation holds for, and any
     column beside the page's breakpoint that falls inside it"""
     tops = (WIDEST + 1,) + RESERVE_WIDTHS[:-1]
-    return {w: (w, top - 1) + tuple(c for c in PAGE_BREAK_COLUMNS if w < c < top - 1)
-            for w, top in zip(RESERVE_WIDTHS, tops)}
+    return {
+        w: (w, top - 1) + tuple(c for c in PAGE_BREAK_COLUMNS if w < c < top - 1)
+        for w, top in zip(RESERVE_WIDTHS, tops, strict=True)
+    }
 
 
 def state_hashes(reserve_for: dict[str, list[dict]]) -> list[str]:
-    """"" (every default view), then one hash per round of listed states: the k-th state of every
+    """ "" (every default view), then one hash per round of listed states: the k-th state of every
     figure that lists one, restored together."""
     rounds = max((len(states) for states in reserve_for.values()), default=0)
-    return [""] + ["#" + "&".join(f"{fid}.{key}={value}" for fid, states in sorted(reserve_for.items())
-                                  if k < len(states) for key, value in states[k].items())
-                   for k in range(rounds)]
+    return [""] + [
+        "#"
+        + "&".join(
+            f"{fid}.{key}={value}"
+            for fid, states in sorted(reserve_for.items())
+            if k < len(states)
+            for key, value in states[k].items()
+        )
+        for k in range(rounds)
+    ]
 
 
 def measure(url: str, reserve_for: dict[str, list[dict]]) -> dict[str, dict[int, float]]:
@@ -170,7 +187,9 @@ def write_heights(path: Path, heights: dict[int, int], note: str) -> None:
     """Replace the file's top-level `height:` (one line, or a mapping block) with one height per
     width; a section's front matter without one gets it before its closing `---`."""
     text = path.read_text(encoding="utf-8")
-    block = f"height:  # {note}: python -m k3explainer.reserve --write\n" + "".join(f"  {w}: {px}\n" for w, px in heights.items())
+    block = f"height:  # {note}: python -m k3explainer.reserve --write\n" + "".join(
+        f"  {w}: {px}\n" for w, px in heights.items()
+    )
     new, n = re.subn(r"^height:.*\n(?:[ \t]+.*\n)*", lambda _: block, text, count=1, flags=re.M)
     if n == 0 and path.suffix == ".md":
         new, n = re.subn(r"\A(---\n.*?)^---$", lambda m: m[1] + block + "---", text, count=1, flags=re.M | re.S)
@@ -193,9 +212,17 @@ def section_files(content: Path) -> dict[str, Path]:
 def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", type=Path, default=Path.cwd(), help="the project (default: the current folder)")
-    ap.add_argument("--write", action="store_true", help="record the measured heights in content/figures/*.yaml and in each section's front matter")
-    ap.add_argument("--figure", action="append", metavar="fig-NN",
-                    help="only this figure (repeatable); the other figures and the sections are neither printed nor written")
+    ap.add_argument(
+        "--write",
+        action="store_true",
+        help="record the measured heights in content/figures/*.yaml and in each section's front matter",
+    )
+    ap.add_argument(
+        "--figure",
+        action="append",
+        metavar="fig-NN",
+        help="only this figure (repeatable); the other figures and the sections are neither printed nor written",
+    )
     args = ap.parse_args(argv)
     from .site.errors import Diagnostics
     from .site.pipeline import Project, build
@@ -209,7 +236,9 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     for fid in chosen - set(specs):
         near = difflib.get_close_matches(fid, specs, n=1)
         ap.error(f"unknown figure {fid!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
-    reserve_for = {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for and fid in chosen}
+    reserve_for = {
+        fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for and fid in chosen
+    }
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "_site"
         build(Project(root), site)
@@ -217,12 +246,19 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         try:
             used = measure(url, reserve_for)
             used = {fid: px for fid, px in used.items() if fid in chosen}
-            print("figure   " + "".join(f"{w:>7}" for w in RESERVE_WIDTHS) + "   (px needed by the default view and reserve_for states, by figure width)")
+            print(
+                "figure   "
+                + "".join(f"{w:>7}" for w in RESERVE_WIDTHS)
+                + "   (px needed by the default view and reserve_for states, by figure width)"
+            )
             for fid in sorted(used):
                 print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
                 if args.write:
-                    write_heights(root / "content" / "figures" / f"{fid}.yaml",
-                                  {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS}, "px reserved by figure width")
+                    write_heights(
+                        root / "content" / "figures" / f"{fid}.yaml",
+                        {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS},
+                        "px reserved by figure width",
+                    )
             if args.write:
                 print(f"wrote the heights of {len(used)} specs (+{HEADROOM} px, rounded up to 10)")
             if args.figure:  # a figure's own run: the sections are left as they are
@@ -232,7 +268,11 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
             tall = measure_sections(url)
         finally:
             server.shutdown()
-    print("section              " + "".join(f"{w:>7}" for w in SECTION_WIDTHS) + "   (px of content before layout, by viewport width)")
+    print(
+        "section              "
+        + "".join(f"{w:>7}" for w in SECTION_WIDTHS)
+        + "   (px of content before layout, by viewport width)"
+    )
     files = section_files(root / "content")
     for sid, px in tall.items():
         print(f"{sid:<20} " + "".join(f"{px[w]:>7.0f}" for w in SECTION_WIDTHS))

@@ -5,6 +5,7 @@ SELECTOR (a figure "#fig-06", a section "#kda", or any part of one, "#fig-16 tab
 the element in, waits until every live figure it holds or sits in is ready and the fonts have
 loaded, and captures just that element; otherwise the first screen. Prints any console errors.
 """
+
 import sys
 
 from playwright.sync_api import sync_playwright

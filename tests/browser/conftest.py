@@ -1,5 +1,6 @@
 """Browser fixtures: a page on the built site that fails the test on any console error or any
 request to another host."""
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -14,6 +15,7 @@ class Watch:
         self.errors: list[str] = []
         self.foreign: list[str] = []
         self.requests: list[str] = []
+
         def on_request(req):
             self.requests.append(req.url)
             if urlsplit(req.url).scheme in ("http", "https") and not req.url.startswith(origin):
@@ -91,5 +93,3 @@ def watched_shared(module_page, site_url):
     """`watched` on the module's one page, for whole-page tests that only read the article (or put
     back what they change): the page stays open, with its figures started, for the next test."""
     yield from _watching(module_page, site_url)
-
-

@@ -1,4 +1,5 @@
 """Helpers for browser tests: reach a figure, run axe-core, read numbers as the page shows them."""
+
 from __future__ import annotations
 
 import os
@@ -23,9 +24,11 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 
     if page.url.split("#")[0] == url and not os.environ.get("K3_FRESH_PAGE"):
         # already open: the new hash restores every started figure (an empty one: their defaults),
         # and the figure under test is destroyed and started again, so each test gets a fresh one
-        page.evaluate("""([h, id]) => { location.hash = h;
+        page.evaluate(
+            """([h, id]) => { location.hash = h;
                          return document.getElementById(id).dataset.status ? K3._.restart(id) : null; }""",
-                      [hash_ or "#", fig_id])
+            [hash_ or "#", fig_id],
+        )
     else:
         page.goto(url + hash_)
     fig = page.locator(f"#{fig_id}")
@@ -36,7 +39,9 @@ def open_figure(page, site_url: str, fig_id: str, hash_: str = "", tries: int = 
             break
         except Exception:  # playwright's TimeoutError: not started yet, scroll again
             continue
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"
+    )
     fig.scroll_into_view_if_needed()
     return fig
 
@@ -46,7 +51,9 @@ def _prepare_axe(page) -> None:
     if not page.evaluate("() => !!window.__axeReady"):
         page.add_script_tag(url="/__test__/axe.min.js")
         page.evaluate("() => { window.__axeReady = true; }")
-    page.evaluate("() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"
+    )
 
 
 @contextmanager
@@ -54,7 +61,9 @@ def _frozen(page):
     """Transitions and animations off while axe looks (a colour check must never sample a cell
     mid-fade), and back on after: figure test modules share one page, and the tests that follow
     an accessibility walk must see the page move as a reader does."""
-    style = page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    style = page.add_style_tag(
+        content="*, *::before, *::after { transition: none !important; animation: none !important; }"
+    )
     try:
         yield
     finally:
@@ -141,7 +150,8 @@ _SIGNATURE = """(sel) => {
 #   equations) skips it. Those elements are hidden, so the walk would never place them on the
 #   grid: the verdicts are the same, node for node (passes and incomplete too, checked on every
 #   figure's page), at 0.86 s a run instead of 1.33 s on FIG 17's.
-_AXE_ON_PATHS = """([[sel, paths], options]) => {
+_AXE_ON_PATHS = (
+    """([[sel, paths], options]) => {
   const root = document.querySelector(sel);
   const at = path => path.split("/").slice(1).reduce((n, i) => n.children[+i], root);
   const include = paths.map(p => p === "" ? root : (at(p).parentElement || root));
@@ -152,15 +162,17 @@ _AXE_ON_PATHS = """([[sel, paths], options]) => {
   const inSight = {acceptNode: n => n.contains(root) || root.contains(n) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT};
   document.createTreeWalker = (node, show) => walker.call(document, node, show, inSight);
   return axe.run({include}, options)
-    .finally(() => { quiet.remove(); document.createTreeWalker = walker; })""" + _VIOLATIONS + """;
+    .finally(() => { quiet.remove(); document.createTreeWalker = walker; })"""
+    + _VIOLATIONS
+    + """;
 }"""
+)
 
 
 def _changed_roots(before: dict[str, str], after: dict[str, str], lost: set[str]) -> list[str]:
     """Paths of the outermost elements that are new or changed (`lost`: parents of elements gone)."""
     changed = {p for p, sig in after.items() if before.get(p) != sig} | lost
-    return sorted(p for p in changed
-                  if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
+    return sorted(p for p in changed if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
 
 
 def _lost_parents(before: dict[str, str], after: dict[str, str]) -> set[str]:
@@ -179,8 +191,10 @@ def _in_context(media: str, nodes: dict[str, str]) -> dict[str, str]:
 def _needs_check(root: str, keys: dict[str, str], checked: set[str], lost: set[str]) -> bool:
     """Whether the subtree at `root` holds anything new to axe: an element it never checked in
     this context, or a parent that lost a child (a label or a referenced id may have gone too)."""
+
     def inside(p: str) -> bool:
         return root == "" or p == root or p.startswith(root + "/")
+
     return any(inside(p) for p in lost) or any(inside(p) and k not in checked for p, k in keys.items())
 
 
@@ -230,7 +244,7 @@ def serve_project(project: Path, out: Path, axe_js: Path):
     (out / "__test__" / "axe.min.js").write_bytes(axe_js.read_bytes())
     text = (out / "data" / "fig-01.js").read_text(encoding="utf-8")
     server, url = serve(out)
-    return server, url, json.loads(text[text.index(", ") + 2: text.rindex(")")])
+    return server, url, json.loads(text[text.index(", ") + 2 : text.rindex(")")])
 
 
 def open_project_figure(page, url: str, fig_id: str = "fig-01"):
@@ -258,7 +272,7 @@ def shipped_data(site_dir: Path, fig_id: str) -> dict:
     text = (site_dir / "data" / f"{fig_id}.js").read_text(encoding="utf-8")
     prefix = f'K3.data("{fig_id}", '
     assert text.startswith(prefix) and text.rstrip().endswith(");")
-    return json.loads(text[len(prefix): text.rstrip().rindex(")")])
+    return json.loads(text[len(prefix) : text.rstrip().rindex(")")])
 
 
 def cell_texts(locator) -> list[str]:
@@ -275,7 +289,8 @@ def _parsed(text: str):
 def table_numbers(table) -> list[list]:
     """The body cells of a K3W.matrix table, row by row: floats, or the text of a non-number ("·", "—")."""
     rows = table.locator("tbody tr").evaluate_all(
-        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))")
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))"
+    )
     return [[_parsed(t) for t in row] for row in rows]
 
 
@@ -297,5 +312,7 @@ def spec_heights() -> tuple[dict[str, dict[int, int]], dict[str, list[dict]]]:
     from k3explainer.site.specs import load_specs
 
     specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
-    return ({fid: dict(spec.model.reserve) for fid, spec in specs.items()},
-            {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for})
+    return (
+        {fid: dict(spec.model.reserve) for fid, spec in specs.items()},
+        {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for},
+    )

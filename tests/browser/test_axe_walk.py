@@ -1,13 +1,18 @@
 """The accessibility walk (support.assert_axe_clean_through) skips what axe has already passed:
 these pin which subtrees it still sends to axe after an interaction; and axe limited to a figure
 still finds what is wrong inside it."""
+
 import pytest
 
 from .support import _changed_roots, _in_context, _lost_parents, _needs_check, axe_violations, open_figure
 
 MEDIA = "false,false,1280,900"
-LOADED = {"": "FIGURE[class=fig]", "/0": "UL[role=list]", "/0/0": "LI+[class=cell style=background:#fff]",
-          "/0/1": "LI+[class=cell style=background:#eee]"}
+LOADED = {
+    "": "FIGURE[class=fig]",
+    "/0": "UL[role=list]",
+    "/0/0": "LI+[class=cell style=background:#fff]",
+    "/0/1": "LI+[class=cell style=background:#eee]",
+}
 
 
 def to_check(before: dict[str, str], after: dict[str, str], checked_states: list[dict[str, str]]) -> list[str]:

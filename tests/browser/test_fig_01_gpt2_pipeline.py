@@ -1,6 +1,7 @@
 """FIG 01 · GPT-2 pipeline (one SVG): counts equal gpt2_params and add up; the ×12 block opens and
 closes in place by mouse and keyboard; the state lives in the URL; equation terms and boxes light
 each other; the drawing is a row when wide and a column on a phone."""
+
 import pytest
 
 from k3explainer.kernels import gpt2_params
@@ -15,8 +16,11 @@ FIG = "fig-01"
 def kernel(site_dir):
     cfg = shipped_data(site_dir, FIG)["config"]
     kw = dict(n_ctx=cfg["n_ctx"], n_embd=cfg["n_embd"], n_layer=cfg["n_layer"], mlp_ratio=cfg["d_ff"] // cfg["n_embd"])
-    return {"p": gpt2_params(vocab_size=cfg["vocab"], **kw), "padded": gpt2_params(vocab_size=cfg["vocab_padded"], **kw),
-            "cfg": cfg}
+    return {
+        "p": gpt2_params(vocab_size=cfg["vocab"], **kw),
+        "padded": gpt2_params(vocab_size=cfg["vocab_padded"], **kw),
+        "cfg": cfg,
+    }
 
 
 def counts(locator):  # SVG text has no innerText; its textContent is what is drawn
@@ -63,7 +67,9 @@ def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, k
     assert fig.locator(".f01-stack").is_visible()
     fig.locator(".f01-box-blocks").click()
     assert is_open(fig) and fig.locator(".f01-layer-open").is_visible() and not fig.locator(".f01-stack").is_visible()
-    assert fig.locator(".f01-box-blocks").get_attribute("aria-controls") == fig.locator(".f01-layer-open").get_attribute("id")
+    assert fig.locator(".f01-box-blocks").get_attribute("aria-controls") == fig.locator(
+        ".f01-layer-open"
+    ).get_attribute("id")
     assert box_counts(fig, "ln_1") == [p["ln_1"]]
     assert box_counts(fig, "attn") == [p["c_attn"], p["attn_c_proj"]]
     assert box_counts(fig, "ln_2") == [p["ln_2"]]
@@ -213,17 +219,23 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         fig.scroll_into_view_if_needed()
         fig.locator(".f01-box-blocks").click()
 
-    assert_axe_clean_through(page, FIG, {
-        "hovering the block": lambda p: blocks.hover(),
-        "focusing the block": lambda p: blocks.focus(),
-        "opening the block by key": open_by_key,
-        "hovering an equation term": lambda p: p.locator("#gpt2 .math-block math [data-sym='g2-wte']").first.hover(),
-        "focusing an addend": lambda p: fig.locator(".f01-addend[data-sym='g2-lnf']").focus(),
-        "hovering Close": lambda p: fig.locator(".f01-close").hover(),
-        "closing by Escape": close_by_escape,
-        "opening from the stack": lambda p: fig.locator(".f01-stack").click(),
-        "the phone column, open": phone,
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "hovering the block": lambda p: blocks.hover(),
+            "focusing the block": lambda p: blocks.focus(),
+            "opening the block by key": open_by_key,
+            "hovering an equation term": lambda p: p.locator(
+                "#gpt2 .math-block math [data-sym='g2-wte']"
+            ).first.hover(),
+            "focusing an addend": lambda p: fig.locator(".f01-addend[data-sym='g2-lnf']").focus(),
+            "hovering Close": lambda p: fig.locator(".f01-close").hover(),
+            "closing by Escape": close_by_escape,
+            "opening from the stack": lambda p: fig.locator(".f01-stack").click(),
+            "the phone column, open": phone,
+        },
+    )
 
 
 def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site_url, kernel):
@@ -232,11 +244,15 @@ def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     p = kernel["p"]
-    parts = {"token embedding wte": p["wte"], "position embedding wpe": p["wpe"], "12 blocks": p["blocks"],
-             "final LayerNorm": p["ln_f"]}
+    parts = {
+        "token embedding wte": p["wte"],
+        "position embedding wpe": p["wpe"],
+        "12 blocks": p["blocks"],
+        "final LayerNorm": p["ln_f"],
+    }
     items = fig.locator(".f01-share .k3-legend-item").all_text_contents()
     assert [next(k for k in parts if t.startswith(k)) for t in items] == list(parts)
-    for text, count in zip(items, parts.values()):
+    for text, count in zip(items, parts.values(), strict=True):
         share = count / p["total"]
         want = "< 0.01%" if share < 0.00005 else f"{100 * share:.{2 if share < 0.01 else 1}f}%"
         assert text.endswith(" " + want), (text, want)

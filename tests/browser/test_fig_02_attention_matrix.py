@@ -1,5 +1,6 @@
 """FIG 02 · causal attention matrix: rows by hover, click and keys; numbers equal the kernel's,
 including the unscaled comparison row; what §02 and the spec say the figure shows holds in its data."""
+
 import html
 import re
 
@@ -21,8 +22,17 @@ def kernel(site_dir):
     q, k, v = (np.array(data[n]) for n in "qkv")
     o, w, tr = causal_softmax_attention(q, k, v, trace=True)
     _, w_raw = causal_softmax_attention(q, k, v, scale=1.0)  # the comparison: no 1/√d_k
-    return {"tokens": data["tokens"], "o": o, "w": w, "raw": tr["raw_scores"], "scaled": tr["scaled_scores"],
-            "w_raw": w_raw, "v": v, "k": k, "data": data}
+    return {
+        "tokens": data["tokens"],
+        "o": o,
+        "w": w,
+        "raw": tr["raw_scores"],
+        "scaled": tr["scaled_scores"],
+        "w_raw": w_raw,
+        "v": v,
+        "k": k,
+        "data": data,
+    }
 
 
 def stage_row(fig, sym):
@@ -47,7 +57,8 @@ def assert_panel_shows(fig, kernel, t):
     out = [shown_number(x) for x in fig.locator("table[data-sym='att-out'] td").all_inner_texts()]
     assert out == pytest.approx(kernel["o"][t], abs=0.0005)
     values = fig.locator("table[data-sym='att-v'] tbody tr").evaluate_all(
-        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))")
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))"
+    )
     for s, row in enumerate(values):  # the values this row can see; later ones hidden
         if s <= t:
             assert [shown_number(x) for x in row] == pytest.approx(kernel["v"][s], abs=0.005)
@@ -126,8 +137,11 @@ def test_every_equation_symbol_lights_a_part_of_the_figure(watched, site_url):
     """§02: "Hover over any symbol and FIG 02 lights up the part it names"."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    syms = page.locator("#attention .math-block math").first.locator("[data-sym]").evaluate_all(
-        "els => [...new Set(els.map(e => e.dataset.sym))]")
+    syms = (
+        page.locator("#attention .math-block math")
+        .first.locator("[data-sym]")
+        .evaluate_all("els => [...new Set(els.map(e => e.dataset.sym))]")
+    )
     assert {"att-q", "att-k", "att-v", "att-scores", "att-scale", "att-mask", "att-softmax", "att-out"} <= set(syms)
     for sym in syms:
         page.locator(f"#attention .math-block math [data-sym='{sym}']").first.dispatch_event("pointerover")
@@ -189,19 +203,26 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             fig.locator("[role=radio][aria-checked=true]").focus()
             p.keyboard.press(k)
+
         return act
 
-    assert_axe_clean_through(page, FIG, {
-        "a row by heatmap hover": lambda p: hover_cell(p, fig, 3, 1),
-        "a row by heatmap click": lambda p: (hover_cell(p, fig, 5, 2), p.mouse.down(), p.mouse.up()),
-        "a row by chip click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
-        "a row by arrow key": key("ArrowDown"),
-        "the first row (Home)": key("Home"),
-        "the last row (End)": key("End"),
-        "hovering the mask in the equation": lambda p: p.locator("#attention .math-block math [data-sym='att-mask']").first.hover(),
-        "hovering the softmax stage": lambda p: fig.locator("tr[data-sym='att-softmax'] td").first.hover(),
-        "hovering the values": lambda p: fig.locator("table[data-sym='att-v'] td").first.hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a row by heatmap hover": lambda p: hover_cell(p, fig, 3, 1),
+            "a row by heatmap click": lambda p: (hover_cell(p, fig, 5, 2), p.mouse.down(), p.mouse.up()),
+            "a row by chip click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
+            "a row by arrow key": key("ArrowDown"),
+            "the first row (Home)": key("Home"),
+            "the last row (End)": key("End"),
+            "hovering the mask in the equation": lambda p: p.locator(
+                "#attention .math-block math [data-sym='att-mask']"
+            ).first.hover(),
+            "hovering the softmax stage": lambda p: fig.locator("tr[data-sym='att-softmax'] td").first.hover(),
+            "hovering the values": lambda p: fig.locator("table[data-sym='att-v'] td").first.hover(),
+        },
+    )
 
 
 def test_opens_on_a_row_whose_mask_is_visible(watched, site_url, kernel):
@@ -224,7 +245,9 @@ def band_and_row(page, row):
             const box = el.getBoundingClientRect(), b = document.querySelector('#' + id + ' .f02-band').getBoundingClientRect();
             const a = box.top + fl.yaxis._offset + fl.yaxis.l2p(r - 0.5), z = box.top + fl.yaxis._offset + fl.yaxis.l2p(r + 0.5);
             return {band: [b.top, b.bottom], row: [Math.min(a, z), Math.max(a, z)]};
-        }""", [FIG, row])
+        }""",
+        [FIG, row],
+    )
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -251,7 +274,7 @@ def test_cell_values_are_legible_in_both_schemes(watched, site_url):
     page, _ = watched
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        fig = open_figure(page, site_url, FIG)
+        open_figure(page, site_url, FIG)
         page.wait_for_function(f"() => document.querySelector('#{FIG}').dataset.ready === 'true'")
         ratios = page.evaluate(
             """(id) => {
@@ -261,7 +284,9 @@ def test_cell_values_are_legible_in_both_schemes(watched, site_url):
                     const t = d.y.indexOf(a.y), s = d.x.indexOf(a.x);
                     return W.contrast(W.mix(lo, hi, d.z[t][s]), a.font.color);
                 });
-            }""", FIG)
+            }""",
+            FIG,
+        )
         assert ratios and min(ratios) >= 4.5, (scheme, min(ratios))
     page.emulate_media(color_scheme="light")
 
@@ -280,8 +305,17 @@ def test_no_accessibility_violations_in_dark_mode(watched, site_url):
     page, _ = watched
     page.emulate_media(color_scheme="dark")
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "a row by heatmap hover": lambda p: hover_cell(p, fig, 6, 5),
-        "the last row (End)": lambda p: (fig.locator("[role=radio][aria-checked=true]").focus(), p.keyboard.press("End")),
-        "hovering the softmax in the equation": lambda p: p.locator("#attention .math-block math [data-sym='att-softmax']").first.hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a row by heatmap hover": lambda p: hover_cell(p, fig, 6, 5),
+            "the last row (End)": lambda p: (
+                fig.locator("[role=radio][aria-checked=true]").focus(),
+                p.keyboard.press("End"),
+            ),
+            "hovering the softmax in the equation": lambda p: p.locator(
+                "#attention .math-block math [data-sym='att-softmax']"
+            ).first.hover(),
+        },
+    )

@@ -1,5 +1,6 @@
 """FIG 03 · cost vs N: the slider (keyboard and mouse) sets N; every readout equals the costs
 kernels for that N; doubling N quadruples the score cells and doubles the cache; N lives in the URL."""
+
 import pytest
 
 from k3explainer.kernels import (
@@ -133,7 +134,8 @@ def test_reserved_height_holds_at_both_ends(watched, site_url, shipped, width):
         open_figure(page, site_url, FIG, f"#fig-03.n={n}")
         reserved, used = page.evaluate(
             "[parseFloat(getComputedStyle(document.querySelector('#fig-03 .fig-stage')).minHeight),"
-            " document.querySelector('#fig-03 .f03').getBoundingClientRect().height]")
+            " document.querySelector('#fig-03 .f03').getBoundingClientRect().height]"
+        )
         assert used <= reserved
 
 
@@ -148,19 +150,26 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             slider.focus()
             p.keyboard.press(k)
+
         return act
 
     def click_left(p):
         box = slider.bounding_box()
         p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
 
-    assert_axe_clean_through(page, FIG, {
-        "a step right": key("ArrowRight"),
-        "an octave right": key("Shift+ArrowRight"),
-        "the largest N (End)": key("End"),
-        "the smallest N (Home)": key("Home"),
-        "a click on the slider": click_left,
-        "hovering a table symbol": lambda p: p.locator("#attention-cost table [data-sym='cost-cells']").first.hover(),
-        "focusing a card": lambda p: fig.locator("[data-card='prefill']").focus(),
-        "hovering a readout": lambda p: fig.locator("[data-value='writes']").hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a step right": key("ArrowRight"),
+            "an octave right": key("Shift+ArrowRight"),
+            "the largest N (End)": key("End"),
+            "the smallest N (Home)": key("Home"),
+            "a click on the slider": click_left,
+            "hovering a table symbol": lambda p: p.locator(
+                "#attention-cost table [data-sym='cost-cells']"
+            ).first.hover(),
+            "focusing a card": lambda p: fig.locator("[data-card='prefill']").focus(),
+            "hovering a readout": lambda p: fig.locator("[data-value='writes']").hover(),
+        },
+    )

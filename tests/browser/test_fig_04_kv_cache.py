@@ -2,8 +2,10 @@
 decode_with_kv_cache; the cached output equals the full causal pass; the state switch changes the
 memory readout; step and switch live in the URL; what §04 and the spec say the figure shows holds in
 its data."""
+
 import html
 import re
+from itertools import pairwise
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -11,10 +13,10 @@ import pytest
 
 from k3explainer.kernels import (
     causal_softmax_attention,
-    elu_plus_one,
-    linear_attention,
     decode_with_kv_cache,
+    elu_plus_one,
     kv_cache_elements,
+    linear_attention,
     mechanism_costs,
 )
 
@@ -37,8 +39,16 @@ def kernel(site_dir):
     dec = decode_with_kv_cache(q, k, v, n_prefill=P)
     full, _ = causal_softmax_attention(q, k, v)
     state = mechanism_costs("linear", "decode", 1, d_h=D, heads=1)
-    return {"data": data, "dec": dec, "full": full, "P": P, "D": D, "T": T, "state_kept": float(state["kept"]),
-            "state_reads": float(state["reads"])}
+    return {
+        "data": data,
+        "dec": dec,
+        "full": full,
+        "P": P,
+        "D": D,
+        "T": T,
+        "state_kept": float(state["kept"]),
+        "state_reads": float(state["reads"]),
+    }
 
 
 def counter(fig, key):
@@ -109,10 +119,14 @@ def test_steps_by_keyboard_to_the_end(watched, site_url, kernel):
 def test_play_runs_and_pauses(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, EMPTY)
-    play = fig.get_by_role("button", name="Play or pause the decode steps")  # a toggle: one name, its state in aria-pressed
+    play = fig.get_by_role(
+        "button", name="Play or pause the decode steps"
+    )  # a toggle: one name, its state in aria-pressed
     play.click()
     assert play.get_attribute("aria-pressed") == "true"
-    page.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % (kernel["P"] + 1))
+    page.wait_for_function(
+        "() => +document.querySelector('#fig-04 [data-value=n]').textContent >= " + str(kernel["P"] + 1)
+    )
     play.click()
     assert play.get_attribute("aria-pressed") == "false"
     n = counter(fig, "n")
@@ -151,7 +165,9 @@ def test_step_and_switch_live_in_the_url_and_history(watched, site_url, kernel):
     fig.get_by_role("button", name="Next step").click()
     assert "fig-04.step=4" in page.url
     page.go_back()
-    page.wait_for_function("() => document.querySelector('#fig-04 [data-value=n]').textContent === '%d'" % (kernel["P"] + 2))
+    page.wait_for_function(
+        f"() => document.querySelector('#fig-04 [data-value=n]').textContent === '{kernel['P'] + 2}'"
+    )
     assert_decode_step(fig, kernel, 2)
     page.go_back()
     page.wait_for_selector("#fig-04 [role=switch][aria-checked=true]")
@@ -176,7 +192,8 @@ def test_reserved_height_holds(watched, site_url, width):
         open_figure(page, site_url, FIG, h)
         reserved, used = page.evaluate(
             "[parseFloat(getComputedStyle(document.querySelector('#fig-04 .fig-stage')).minHeight),"
-            " document.querySelector('#fig-04 .f04').getBoundingClientRect().height]")
+            " document.querySelector('#fig-04 .f04').getBoundingClientRect().height]"
+        )
         assert used <= reserved
 
 
@@ -197,8 +214,8 @@ def test_what_the_prose_says_the_figure_shows_holds(site_dir, kernel):
     # the third stays constant."
     assert "From one decode step to the next, the first grows by a fixed amount; so does the second" in text
     assert "the third stays constant" in text
-    assert {b["cache"] - a["cache"] for a, b in zip(decode, decode[1:])} == {2 * D}
-    assert {b["reads"] - a["reads"] for a, b in zip(decode, decode[1:])} == {2 * D}
+    assert {b["cache"] - a["cache"] for a, b in pairwise(decode)} == {2 * D}
+    assert {b["reads"] - a["reads"] for a, b in pairwise(decode)} == {2 * D}
     assert {s["writes"] for s in decode} == {2 * D}
     assert [s["cache"] for s in decode] == [kv_cache_elements(n, D) for n in kernel["dec"]["cache_tokens"]]
     # "... in the figure, which shows both side by side, they agree to rounding error."
@@ -239,28 +256,36 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
 
     def play_pause(p):
         fig.get_by_role("button", name="Play").click()
-        p.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= %d" % 6)
+        p.wait_for_function("() => +document.querySelector('#fig-04 [data-value=n]').textContent >= 6")
         fig.get_by_role("button", name="Play").click()  # pressed again: paused
 
     def to_end(p):
         nxt.focus()
         p.keyboard.press("End")
 
-    assert_axe_clean_through(page, FIG, {
-        "hovering Prefill": lambda p: fig.locator(".f04-prefill").hover(),
-        "prefill": lambda p: fig.locator(".f04-prefill").click(),
-        "a step by mouse": lambda p: nxt.click(),
-        "a step by key": key_step,
-        "a step back": lambda p: fig.get_by_role("button", name="Previous step").click(),
-        "play, then pause": play_pause,
-        "the last step": to_end,
-        "focusing a counter (lights its symbol)": lambda p: fig.locator(".f04-counter[data-sym='kv-writes']").focus(),
-        "hovering the cache symbol in the prose": lambda p: p.locator("#kv-cache math [data-sym='kv-cache']").first.hover(),
-        "the switch on by click": lambda p: fig.get_by_role("switch").click(),
-        "hovering the switch": lambda p: fig.get_by_role("switch").hover(),
-        "a step with the state on": lambda p: fig.get_by_role("button", name="Previous step").click(),
-        "the switch off by the S key": lambda p: (fig.get_by_role("switch").focus(), p.keyboard.press("s")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "hovering Prefill": lambda p: fig.locator(".f04-prefill").hover(),
+            "prefill": lambda p: fig.locator(".f04-prefill").click(),
+            "a step by mouse": lambda p: nxt.click(),
+            "a step by key": key_step,
+            "a step back": lambda p: fig.get_by_role("button", name="Previous step").click(),
+            "play, then pause": play_pause,
+            "the last step": to_end,
+            "focusing a counter (lights its symbol)": lambda p: fig.locator(
+                ".f04-counter[data-sym='kv-writes']"
+            ).focus(),
+            "hovering the cache symbol in the prose": lambda p: p.locator(
+                "#kv-cache math [data-sym='kv-cache']"
+            ).first.hover(),
+            "the switch on by click": lambda p: fig.get_by_role("switch").click(),
+            "hovering the switch": lambda p: fig.get_by_role("switch").hover(),
+            "a step with the state on": lambda p: fig.get_by_role("button", name="Previous step").click(),
+            "the switch off by the S key": lambda p: (fig.get_by_role("switch").focus(), p.keyboard.press("s")),
+        },
+    )
 
 
 def fresh(page):
@@ -338,12 +363,18 @@ def test_memory_chart_has_labelled_axes(watched, site_url, kernel):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-04.step=7")
     chart = fig.locator(".f04-chart")
-    texts = lambda sel: chart.locator(sel).evaluate_all("els => els.map(e => e.textContent)")  # SVG text
+
+    def texts(sel):
+        return chart.locator(sel).evaluate_all("els => els.map(e => e.textContent)")  # SVG text
+
     titles = texts(".f04-axis-title")
     assert titles == ["elements kept", "tokens in context"]
     ticks = texts(".f04-tick")
     steps = kernel["data"]["steps"]
     ys = [int(shown_number(x)) for x in ticks[: len(ticks) - len(steps)]]
     assert ys[0] == 0 and ys[-1] >= max(s["cache"] for s in steps) and len(ys) >= 3
-    assert ticks[len(ys):] == [str(s["n"]) for s in steps]
-    assert fig.locator(".f04-chartbox figcaption .k3-legend-item").all_inner_texts() == ["KV cache per step", "fixed state"]
+    assert ticks[len(ys) :] == [str(s["n"]) for s in steps]
+    assert fig.locator(".f04-chartbox figcaption .k3-legend-item").all_inner_texts() == [
+        "KV cache per step",
+        "fixed state",
+    ]

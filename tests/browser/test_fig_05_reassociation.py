@@ -2,6 +2,7 @@
 or not under reduced motion), rows trace a query, the one output table shows each order's output
 (equal to linear_attention's two forms) with the |Δ| strip, the memory chart and its table equal the
 kernel's costs, state in the URL."""
+
 import re
 
 import numpy as np
@@ -58,7 +59,9 @@ def assert_outputs(fig, kernel, linear):
     diff = np.max(np.abs(kernel["par"] - kernel["rec"]))
     assert shown_sci(fig.locator(".f05-maxdiff").inner_text()) == pytest.approx(diff, rel=0.06) and diff < 1e-12
     # drawn on the outputs' colour scale, the strip is blank: its heat share is below a thousandth of a percent
-    shares = fig.locator(".f05-out td.f05-delta").evaluate_all("tds => tds.map(td => +td.style.getPropertyValue('--w'))")
+    shares = fig.locator(".f05-out td.f05-delta").evaluate_all(
+        "tds => tds.map(td => +td.style.getPropertyValue('--w'))"
+    )
     assert max(shares) < 1e-5 and max(shares) == pytest.approx(diff / np.abs(kernel["par"]).max(), rel=0.01)
 
 
@@ -105,9 +108,13 @@ def test_memory_chart_plots_the_kernel_costs_on_labelled_log_axes(watched, site_
     chart = fig.locator("svg.f05-chart")
     texts = chart.locator("text").all_text_contents()
     assert "sequence length N" in texts and "entries held" in texts and "N×N matrix" in texts and "d×d state" in texts
-    assert [shown_number(t) for t in texts if re.fullmatch(r"[0-9,]+", t)] == kernel["growth_n"]  # x ticks at the N values
+    assert [shown_number(t) for t in texts if re.fullmatch(r"[0-9,]+", t)] == kernel[
+        "growth_n"
+    ]  # x ticks at the N values
     ticks = [t for t in texts if t.startswith("10") and not re.fullmatch(r"[0-9,]+", t)]  # y: 10⁰, 10³, …
-    want = [f"10{str(int(np.log10(v))).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" for v in kernel["y_ticks"]]
+    want = [
+        f"10{str(int(np.log10(v))).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" for v in kernel["y_ticks"]
+    ]
     assert ticks == want and kernel["y_ticks"][-1] >= max(kernel["growth"]["middle_quadratic"])
     g = kernel["growth"]
     for cls, key in (("f05-s-nn", "middle_quadratic"), ("f05-s-dd", "middle_linear")):
@@ -137,8 +144,10 @@ def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_u
     page.keyboard.press("Enter")
     assert_middle(fig, kernel, kernel["n"] - 1, False)
     assert "Unfolded" in live.inner_text()
-    assert (f"{kernel['costs']['madds_quadratic_causal']} multiply-adds for all {kernel['n']} rows with the mask "
-            f"({kernel['costs']['madds_quadratic']} without)") in live.inner_text()
+    assert (
+        f"{kernel['costs']['madds_quadratic_causal']} multiply-adds for all {kernel['n']} rows with the mask "
+        f"({kernel['costs']['madds_quadratic']} without)"
+    ) in live.inner_text()
     page.keyboard.press("Space")
     assert_middle(fig, kernel, kernel["n"] - 1, True)
     assert_outputs(fig, kernel, True)
@@ -180,7 +189,10 @@ def test_fold_animates_and_reduced_motion_stills_it(watched, site_url):
     assert nn.evaluate("n => parseFloat(getComputedStyle(n).transitionDuration)") > 0
     page.wait_for_function("() => getComputedStyle(document.querySelector('#fig-05 .f05-nn')).opacity === '0'")
     page.wait_for_timeout(400)  # the shrink runs a little longer than the fade
-    side = lambda sel: fig.locator(sel).evaluate("n => n.getBoundingClientRect().width")
+
+    def side(sel):
+        return fig.locator(sel).evaluate("n => n.getBoundingClientRect().width")
+
     assert side(".f05-nn") == pytest.approx(side(".f05-dd"), abs=2)  # folded onto the state's footprint
     assert fig.locator(".f05-ghost").evaluate("n => +getComputedStyle(n).opacity") > 0.5
     page.emulate_media(reduced_motion="reduce")
@@ -235,20 +247,29 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             loc.evaluate(centre)
             loc.hover()
+
         return act
 
-    assert_axe_clean_through(page, FIG, {
-        "hovering the toggle": lambda p: fig.locator(".f05-toggle").hover(),
-        "the state view (click)": lambda p: fig.locator(".f05-toggle").click(),
-        "a row by click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
-        "a row by arrow key": row_by_key,
-        "hovering the state in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-state']").first),
-        "hovering φ in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-phi']").first),
-        "hovering a state cell": hover(fig.locator(".f05-dd .f05-cell").first),
-        "the unfolded view (Enter)": toggle_by_key,
-        "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),
-        "the numbers opened": lambda p: fig.locator(".f05-numbers summary").click(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "hovering the toggle": lambda p: fig.locator(".f05-toggle").hover(),
+            "the state view (click)": lambda p: fig.locator(".f05-toggle").click(),
+            "a row by click": lambda p: fig.locator("[role=radio][data-value='2']").click(),
+            "a row by arrow key": row_by_key,
+            "hovering the state in the equation": hover(
+                page.locator("#linear-attention .math-block math [data-sym='la-state']").first
+            ),
+            "hovering φ in the equation": hover(
+                page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
+            ),
+            "hovering a state cell": hover(fig.locator(".f05-dd .f05-cell").first),
+            "the unfolded view (Enter)": toggle_by_key,
+            "the first row": lambda p: fig.locator("[role=radio][data-value='0']").click(),
+            "the numbers opened": lambda p: fig.locator(".f05-numbers summary").click(),
+        },
+    )
 
 
 # Each coloured cell's background as [r, g, b] in 0..1 (computed colours come as rgb() or, from
@@ -273,7 +294,10 @@ def test_one_colour_scale_and_a_table_with_room(watched, site_url, scheme):
     fig = open_figure(page, site_url, FIG, "#fig-05.order=state")
     page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
     c = page.evaluate(CELL_COLOURS_JS)
-    paper, ends = np.array(c["paper"]), [np.array(c["pos"]) - np.array(c["paper"]), np.array(c["neg"]) - np.array(c["paper"])]
+    paper, ends = (
+        np.array(c["paper"]),
+        [np.array(c["pos"]) - np.array(c["paper"]), np.array(c["neg"]) - np.array(c["paper"])],
+    )
     off_scale = []
     for bg in c["cells"]:
         step = np.array(bg) - paper

@@ -1,5 +1,6 @@
 """FIG 05b · softmax vs ELU+1 kernels: the plotted values and the readouts equal
 similarity_kernels for the chosen slice; sliders by keyboard and mouse; state in the URL."""
+
 import numpy as np
 import pytest
 
@@ -23,8 +24,15 @@ def kernel_slice(data, li):
     ka = np.radians(np.array(data["key_angles"]))
     keys = similarity_kernels(data["query"], r * np.stack([np.cos(ka), np.sin(ka)], axis=1))
     ratio = sweep["exp"][0] / sweep["elu"][0]
-    return {"r": r, "dot": sweep["dot"][0], "exp": sweep["exp"][0], "elu": sweep["elu"][0], "ratio": ratio,
-            "w_exp": keys["exp_weights"][0], "w_elu": keys["elu_weights"][0]}
+    return {
+        "r": r,
+        "dot": sweep["dot"][0],
+        "exp": sweep["exp"][0],
+        "elu": sweep["elu"][0],
+        "ratio": ratio,
+        "w_exp": keys["exp_weights"][0],
+        "w_elu": keys["elu_weights"][0],
+    }
 
 
 def plotted(page, cls):
@@ -44,7 +52,10 @@ def assert_shows(page, fig, data, li, ai):
     w_exp, w_elu = plotted(page, "f05b-bars")
     np.testing.assert_allclose(w_exp, k["w_exp"], rtol=1e-4)
     np.testing.assert_allclose(w_elu, k["w_elu"], rtol=1e-4)
-    num = lambda c: shown_number(fig.locator("." + c).inner_text())
+
+    def num(c):
+        return shown_number(fig.locator("." + c).inner_text())
+
     assert num("f05b-exp") == pytest.approx(k["exp"][ai], abs=0.0005)
     assert num("f05b-elu") == pytest.approx(k["elu"][ai], abs=0.0005)
     assert num("f05b-dot") == pytest.approx(k["dot"][ai], abs=0.0005)
@@ -90,7 +101,9 @@ def test_mouse_on_slider_and_plot(watched, site_url, data):
     x, y = page.evaluate(
         """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
             const fl = el._fullLayout, b = el.getBoundingClientRect();
-            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""", FIG)
+            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+        FIG,
+    )
     page.mouse.move(x, y)
     zero = data["angles"].index(0.0)
     page.wait_for_function(f"() => document.querySelector('#{FIG} .f05b-ang input').value === '{zero}'")
@@ -107,7 +120,9 @@ def test_url_state_and_back(watched, site_url, data):
     page.keyboard.press("Home")
     assert_shows(page, fig, data, 0, ai)
     page.go_back()
-    page.wait_for_function(f"() => document.querySelector('#{FIG} .f05b-len input').value === '{len(data['slices']) - 1}'")
+    page.wait_for_function(
+        f"() => document.querySelector('#{FIG} .f05b-len input').value === '{len(data['slices']) - 1}'"
+    )
     assert_shows(page, fig, data, len(data["slices"]) - 1, ai)
 
 
@@ -135,6 +150,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             fig.locator(f"{cls} input").focus()
             p.keyboard.press(k)
+
         return act
 
     def click_left(p):
@@ -145,24 +161,33 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         x, y = p.evaluate(
             """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
                 const fl = el._fullLayout, b = el.getBoundingClientRect();
-                return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""", FIG)
+                return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+            FIG,
+        )
         p.mouse.move(x, y)
 
     def hover(loc):
         def act(p):
             loc.evaluate(centre)
             loc.hover()
+
         return act
 
-    assert_axe_clean_through(page, FIG, {
-        "a longer key (arrow)": key(".f05b-len", "ArrowRight"),
-        "the longest key (End)": key(".f05b-len", "End"),
-        "the first angle (Home)": key(".f05b-ang", "Home"),
-        "the shortest key (mouse)": click_left,
-        "hovering the curve plot": hover_plot,
-        "hovering φ in the equation": hover(page.locator("#linear-attention .math-block math [data-sym='la-phi']").first),
-        "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a longer key (arrow)": key(".f05b-len", "ArrowRight"),
+            "the longest key (End)": key(".f05b-len", "End"),
+            "the first angle (Home)": key(".f05b-ang", "Home"),
+            "the shortest key (mouse)": click_left,
+            "hovering the curve plot": hover_plot,
+            "hovering φ in the equation": hover(
+                page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
+            ),
+            "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
+        },
+    )
 
 
 def test_one_tooltip_with_one_degree_sign_and_labelled_axes(watched, site_url):
@@ -170,7 +195,10 @@ def test_one_tooltip_with_one_degree_sign_and_labelled_axes(watched, site_url):
     (its tick suffix carries the only degree sign); both charts name their y-axis."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    get = lambda sel, expr: page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} {sel}'); return {expr}; }}")
+
+    def get(sel, expr):
+        return page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} {sel}'); return {expr}; }}")
+
     assert get(".f05b-curve", "p.layout.hovermode") == "x unified"
     assert all("°" not in t for t in get(".f05b-curve", "p.data.map(d => d.hovertemplate)"))
     assert get(".f05b-curve", "p.layout.xaxis.ticksuffix") == "°"
@@ -179,7 +207,9 @@ def test_one_tooltip_with_one_degree_sign_and_labelled_axes(watched, site_url):
     x, y = page.evaluate(
         """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
             const fl = el._fullLayout, b = el.getBoundingClientRect();
-            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(-130), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""", FIG)
+            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(-130), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+        FIG,
+    )
     page.mouse.move(x, y)
     page.wait_for_timeout(200)
     hover = fig.locator(".f05b-curve .hoverlayer")

@@ -1,5 +1,6 @@
 """FIG 06 · delta-rule stepper: every stage's numbers equal the kernel trace; read-back gives β·v;
 the chunked form agrees; URL state, symbol links and accessibility."""
+
 import numpy as np
 import pytest
 
@@ -25,14 +26,16 @@ def kernel(site_dir):
 
 def vector_row(fig, sym):
     return table_numbers(fig.locator(f".k3-delta-vec tr[data-sym='{sym}']").locator("xpath=ancestor::table"))[
-        ["dr-k", "dr-v", "dr-read", "dr-error"].index(sym)]
+        ["dr-k", "dr-v", "dr-read", "dr-error"].index(sym)
+    ]
 
 
 def assert_step_shows(fig, kernel, t, s):
     tr = kernel["tr"]
     # the step panel's vectors (k, v, read, error: one row each), then S before, the write, S after
     (k, v, read, error), before, write, after = tables_numbers(
-        fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table")
+        fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table"
+    )
     assert k == pytest.approx(kernel["k"][t], abs=TOL)
     assert v == pytest.approx(kernel["v"][t], abs=TOL)
     assert read == pytest.approx(tr["read"][t], abs=TOL)
@@ -156,13 +159,16 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     colours differ), stages by picker click and arrow key, the read-back check by click and by R,
     the stepper's keys to the end, and symbols lit from the equation and the figure."""
     page, _ = watched
-    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # from the first stage: each act below names where it lands
+    fig = open_figure(
+        page, site_url, FIG, "#fig-06.step=0"
+    )  # from the first stage: each act below names where it lands
     nxt = fig.get_by_role("button", name="Next step")
 
     def stepper_key(k):
         def act(p):
             fig.locator(".k3-stepper").focus()
             p.keyboard.press(k)
+
         return act
 
     def stage_by_key(p):
@@ -170,19 +176,25 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         p.keyboard.press("ArrowLeft")
 
     acts = {f"the {s} stage (Next)": (lambda p: nxt.click()) for s in ("error", "write", "state")}
-    assert_axe_clean_through(page, FIG, {
-        **acts,
-        "the next token's read (Next)": lambda p: nxt.click(),
-        "the read-back check on": lambda p: fig.get_by_role("button", name="Read-back check (R)").click(),
-        "a stage by picker click": lambda p: fig.locator(".f06-stages [role=radio][data-value='2']").click(),
-        "a stage by arrow key": stage_by_key,
-        "the last stage (End)": stepper_key("End"),
-        "the read-back check off (R)": stepper_key("r"),
-        "the first stage (Home)": stepper_key("Home"),
-        "hovering a symbol in the equation": lambda p: p.locator("#deltanet .math-block math [data-sym='dr-read']").first.hover(),
-        "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
-        "focusing the β chip": lambda p: fig.locator(".f06-beta[data-sym='dr-beta']").focus(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            **acts,
+            "the next token's read (Next)": lambda p: nxt.click(),
+            "the read-back check on": lambda p: fig.get_by_role("button", name="Read-back check (R)").click(),
+            "a stage by picker click": lambda p: fig.locator(".f06-stages [role=radio][data-value='2']").click(),
+            "a stage by arrow key": stage_by_key,
+            "the last stage (End)": stepper_key("End"),
+            "the read-back check off (R)": stepper_key("r"),
+            "the first stage (Home)": stepper_key("Home"),
+            "hovering a symbol in the equation": lambda p: p.locator(
+                "#deltanet .math-block math [data-sym='dr-read']"
+            ).first.hover(),
+            "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
+            "focusing the β chip": lambda p: fig.locator(".f06-beta[data-sym='dr-beta']").focus(),
+        },
+    )
 
 
 def test_write_lands_as_k_column_times_error_row(watched, site_url, kernel):
@@ -192,15 +204,20 @@ def test_write_lands_as_k_column_times_error_row(watched, site_url, kernel):
     t = 2
     fig = open_figure(page, site_url, FIG, f"#fig-06.step={t * 4 + 2}")
     write = fig.locator("table[data-sym='dr-write']")
-    signs = lambda sel: write.locator(sel).evaluate_all("cs => cs.map(c => c.dataset.sign || null)")
+
+    def signs(sel):
+        return write.locator(sel).evaluate_all("cs => cs.map(c => c.dataset.sign || null)")
+
     k, err = kernel["k"][t], kernel["tr"]["error"][t]
     assert signs("tbody th .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in k]
     assert signs("thead .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in err]
     assert np.array(table_numbers(write)) == pytest.approx(kernel["data"]["beta"] * np.outer(k, err), abs=TOL)
     scale = kernel["data"]["heat_scale"]
     tr = kernel["tr"]
-    assert scale == pytest.approx(max(np.max(np.abs(x)) for x in (kernel["k"], kernel["v"], tr["read"], tr["error"],
-                                                                   tr["write"], tr["state"])), rel=1e-9)
+    assert scale == pytest.approx(
+        max(np.max(np.abs(x)) for x in (kernel["k"], kernel["v"], tr["read"], tr["error"], tr["write"], tr["state"])),
+        rel=1e-9,
+    )
     heat = write.locator("tbody td").first.evaluate("td => parseFloat(td.style.getPropertyValue('--heat'))")
     assert heat == pytest.approx(100 * np.sqrt(min(1, abs(tr["write"][t][0][0]) / scale)), abs=0.06)
     fig.get_by_role("button", name="Previous step").click()  # the read stage: no chips yet
@@ -217,7 +234,10 @@ def test_repeated_key_correction_is_staged(watched, site_url, kernel):
     t, src = rep["token"] - 1, rep["key_of"] - 1
     fig = open_figure(page, site_url, FIG, "#fig-06.step=0")
     card = fig.locator(".f06-repeat")
-    rows = lambda: table_numbers(card.locator("table"))
+
+    def rows():
+        return table_numbers(card.locator("table"))
+
     assert rows()[0] == ["·"] * 4  # token 1: the key's first value is not stored yet
     card.get_by_role("button", name=f"Go to token {rep['token']}").click()
     assert_step_shows(fig, kernel, t, 0)
@@ -287,7 +307,10 @@ def test_play_from_the_opening_view_runs_to_the_end_and_then_replays_from_the_st
     tok = data["open_at"]["token"]
     T = len(data["steps"])
     fig = open_figure(page, site_url, FIG)
-    readout, play = fig.locator(".k3-stepper-readout"), fig.get_by_role("button", name="Play or pause the walk through the tokens")
+    readout, play = (
+        fig.locator(".k3-stepper-readout"),
+        fig.get_by_role("button", name="Play or pause the walk through the tokens"),
+    )
     assert readout.inner_text() == f"token {tok} / {T} · {data['open_at']['stage']}"
     page.evaluate(RUN_LOG_JS)
     play.click()
@@ -296,7 +319,10 @@ def test_play_from_the_opening_view_runs_to_the_end_and_then_replays_from_the_st
     shown = [x for _, what, x in log if what == "at"]
     assert shown == [f"token {t} / {T} · {s}" for t in range(tok + 1, T + 1) for s in STAGES]  # on to the end, in order
     end = next(b for b, what, x in log if what == "at" and x == shown[-1])
-    assert [b for b, what, x in log if what == "pressed"] == [log[0][0], end]  # pressed at the start, released with the end
+    assert [b for b, what, x in log if what == "pressed"] == [
+        log[0][0],
+        end,
+    ]  # pressed at the start, released with the end
     assert_step_shows(fig, kernel, T - 1, 3)
     page.wait_for_timeout(2500)  # a finished run stays finished
     assert readout.inner_text() == shown[-1] and play.get_attribute("aria-pressed") == "false"
@@ -398,7 +424,9 @@ def test_each_operator_sits_on_the_row_of_the_terms_it_joins(watched, site_url, 
             assert 0 <= o["after"]["left"] - o["box"]["right"] <= 16, where  # right beside it
         plus, eq = ops
         if width >= 1000:
-            assert plus["before"]["mid"] == pytest.approx(plus["after"]["mid"], abs=1)  # one row, S before + write = S after
+            assert plus["before"]["mid"] == pytest.approx(
+                plus["after"]["mid"], abs=1
+            )  # one row, S before + write = S after
             assert eq["before"]["mid"] == pytest.approx(eq["after"]["mid"], abs=1)
             assert 0 <= plus["box"]["left"] - plus["before"]["right"] <= 16
         elif not numbers:

@@ -49,13 +49,21 @@ def kernel(site_dir):
         keys, values = builder.pairs(params["seed"], d, params["n_seeds"], ns[-1])
         errors = recall_sweep(keys, values, builder.memories_for(params["memories"], d), ns)
         per_seed = np.stack([e.mean(-1) for e in errors], axis=-1)  # [M, seeds, G]
-        out[d] = {"ns": ns, "mean": per_seed.mean(1), "lo": per_seed.min(1), "hi": per_seed.max(1),
-                  "age": [age_profile(e.mean(1), data["groups"])[1] for e in errors], "kept": np.array(w["kept"])}
-        out[d]["shipped"] = {k: np.asarray(w[k]) for k in ("mean", "lo", "hi")} | {"age": [np.asarray(a) for a in w["age"]]}
+        out[d] = {
+            "ns": ns,
+            "mean": per_seed.mean(1),
+            "lo": per_seed.min(1),
+            "hi": per_seed.max(1),
+            "age": [age_profile(e.mean(1), data["groups"])[1] for e in errors],
+            "kept": np.array(w["kept"]),
+        }
+        out[d]["shipped"] = {k: np.asarray(w[k]) for k in ("mean", "lo", "hi")} | {
+            "age": [np.asarray(a) for a in w["age"]]
+        }
         np.testing.assert_allclose(w["mean"], out[d]["mean"], atol=5e-4)
         np.testing.assert_allclose(w["lo"], out[d]["lo"], atol=5e-4)
         np.testing.assert_allclose(w["hi"], out[d]["hi"], atol=5e-4)
-        for shipped, fresh in zip(w["age"], out[d]["age"]):
+        for shipped, fresh in zip(w["age"], out[d]["age"], strict=True):
             np.testing.assert_allclose(shipped, fresh, atol=5e-3)  # the age view ships 2 decimals
         for m, mem in enumerate(data["memories"]):
             assert list(w["kept"][m]) == ([d * d] * len(ns) if mem["state"] else [2 * n * d for n in ns])
@@ -74,16 +82,20 @@ def assert_shows(page, kernel, d, n, m=-1):
     g = k["ns"].index(n)
     assert s["d"] == d and s["slider"].startswith(f"n = {n} (") and s["index"] == g and s["max"] == len(k["ns"]) - 1
     assert [shown_number(r["err"]) for r in s["rows"]] == pytest.approx(k["mean"][:, g], abs=0.0051)
-    for r, lo, hi in zip(s["rows"], k["lo"][:, g], k["hi"][:, g]):
+    for r, lo, hi in zip(s["rows"], k["lo"][:, g], k["hi"][:, g], strict=True):
         a, b = r["range"].split("–")
         assert (shown_number(a), shown_number(b)) == pytest.approx((lo, hi), abs=0.0051)
     assert [shown_number(r["kept"]) for r in s["rows"]] == list(k["kept"][:, g])
     top = k["kept"][:, -1].max()
     assert [r["fill"] for r in s["rows"]] == pytest.approx(list(100 * k["kept"][:, g] / top), abs=0.01)
-    for r, age in zip(s["rows"], k["age"][g]):  # one cell per tenth (or per pair below ten), shaded by its error
+    for r, age in zip(
+        s["rows"], k["age"][g], strict=True
+    ):  # one cell per tenth (or per pair below ten), shaded by its error
         assert r["heat"] == pytest.approx(np.round(100 * np.minimum(1, age / 2)), abs=1)
     y_max = kernel["data"]["y_max"]
-    assert s["dots"] == pytest.approx(H - BOTTOM - (H - TOP - BOTTOM) * np.minimum(k["mean"][:, g], y_max) / y_max, abs=0.1)  # 0.1 px: the data has 3 decimals
+    assert s["dots"] == pytest.approx(
+        H - BOTTOM - (H - TOP - BOTTOM) * np.minimum(k["mean"][:, g], y_max) / y_max, abs=0.1
+    )  # 0.1 px: the data has 3 decimals
     assert s["points"] == [len(k["ns"])] * len(s["rows"])
     assert [r["selected"] == "true" for r in s["rows"]] == [i == m for i in range(len(s["rows"]))]
     assert s["sel"] == [i == m for i in range(len(s["rows"]))]
@@ -111,7 +123,7 @@ def test_n_by_slider_keys_chart_drag_and_tap(watched, site_url, kernel):
     s = assert_shows(page, kernel, 32, 124)
     assert "fig-06b.n=124" in page.url and "Softmax, KV cache" in s["live"] and "1,024" in s["live"]
     box = fig.locator(".f06b-chart").bounding_box()
-    plot = lambda n: box["x"] + 40 + (box["width"] - 52) * n / 128  # noqa: E731  (margins 40 and 12)
+    plot = lambda n: box["x"] + 40 + (box["width"] - 52) * n / 128  # margins 40 and 12
     page.mouse.click(plot(32), box["y"] + box["height"] / 2)  # a tap at n = d
     assert_shows(page, kernel, 32, 32)
     page.mouse.move(plot(16), box["y"] + 100)
@@ -174,10 +186,14 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
     fig.get_by_role("radio", name="key width 16, a 16 by 16 state").click()
     assert_shows(page, kernel, 16, 24, m=3)
     page.go_back()
-    page.wait_for_function("() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 12 ')")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 12 ')"
+    )
     assert_shows(page, kernel, 8, 12, m=3)
     page.go_forward()
-    page.wait_for_function("() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 24 ')")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-06b .k3-slider output').textContent.startsWith('n = 24 ')"
+    )
     assert_shows(page, kernel, 16, 24, m=3)
     open_figure(page, site_url, FIG, "#fig-06b.d=4&fig-06b.n=100")  # a stale link: n clamps to d's grid
     assert_shows(page, kernel, 4, 16)
@@ -203,11 +219,18 @@ def test_symbols_link_both_ways_and_motion_follows_the_setting(watched, site_url
 def test_no_accessibility_violations_through_the_interactions(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {  # a new width, n at its end, a picked row with focus on it
-        "width, n and a row by keyboard": lambda p: (
-            fig.get_by_role("radio", name="key width 4, a 4 by 4 state").click(),
-            fig.get_by_role("slider", name="Pairs stored").focus(), p.keyboard.press("End"),
-            fig.locator(".f06b-list [role=option]").first.focus(), p.keyboard.press("ArrowDown")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {  # a new width, n at its end, a picked row with focus on it
+            "width, n and a row by keyboard": lambda p: (
+                fig.get_by_role("radio", name="key width 4, a 4 by 4 state").click(),
+                fig.get_by_role("slider", name="Pairs stored").focus(),
+                p.keyboard.press("End"),
+                fig.locator(".f06b-list [role=option]").first.focus(),
+                p.keyboard.press("ArrowDown"),
+            ),
+        },
+    )
     page.emulate_media(color_scheme="dark")  # the same state in dark colours
     assert_axe_clean_through(page, FIG, {})

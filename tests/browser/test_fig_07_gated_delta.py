@@ -1,5 +1,8 @@
 """FIG 07 · gated delta rule: both sides equal the kernels for any α; α = 1 makes them identical;
 α = 0 leaves only the latest write; stepper, slider, URL state, symbol links, accessibility."""
+
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -137,21 +140,28 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             fig.locator(".k3-stepper").focus()
             p.keyboard.press(k)
+
         return act
 
-    assert_axe_clean_through(page, FIG, {
-        "a decay phase (Previous)": lambda p: fig.get_by_role("button", name="Previous step").click(),
-        "a write phase (Next)": lambda p: fig.get_by_role("button", name="Next step").click(),
-        "the first phase (Home)": stepper_key("Home"),
-        "the next phase (arrow)": stepper_key("ArrowRight"),
-        "α = 0": lambda p: set_alpha(p, fig, 0.0, data),
-        "α = 1": lambda p: set_alpha(p, fig, 1.0, data),
-        "α = 0.25": lambda p: set_alpha(p, fig, 0.25, data),
-        "the last phase (End)": stepper_key("End"),
-        "hovering α in the equation": lambda p: p.locator("#gated-deltanet .math-block math [data-sym='gd-alpha']").first.hover(),
-        "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
-        "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a decay phase (Previous)": lambda p: fig.get_by_role("button", name="Previous step").click(),
+            "a write phase (Next)": lambda p: fig.get_by_role("button", name="Next step").click(),
+            "the first phase (Home)": stepper_key("Home"),
+            "the next phase (arrow)": stepper_key("ArrowRight"),
+            "α = 0": lambda p: set_alpha(p, fig, 0.0, data),
+            "α = 1": lambda p: set_alpha(p, fig, 1.0, data),
+            "α = 0.25": lambda p: set_alpha(p, fig, 0.25, data),
+            "the last phase (End)": stepper_key("End"),
+            "hovering α in the equation": lambda p: p.locator(
+                "#gated-deltanet .math-block math [data-sym='gd-alpha']"
+            ).first.hover(),
+            "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
+            "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
+        },
+    )
 
 
 def test_opens_where_the_decay_has_acted(watched, site_url, data):
@@ -163,8 +173,15 @@ def test_opens_where_the_decay_has_acted(watched, site_url, data):
     assert data["open_step"] % 2 == 0 and t >= 2
     left, right = assert_matches(fig, data, 0.75, t, "decay")
     assert np.max(np.abs(left - right)) > 0.1  # not two identical grids
-    strength = lambda n: np.array(fig.locator(".f07-pair table").nth(n).locator("tbody td").evaluate_all(
-        "tds => tds.map(td => parseFloat(td.style.getPropertyValue('--heat')))"))
+
+    def strength(n):
+        return np.array(
+            fig.locator(".f07-pair table")
+            .nth(n)
+            .locator("tbody td")
+            .evaluate_all("tds => tds.map(td => parseFloat(td.style.getPropertyValue('--heat')))")
+        )
+
     decayed = strength(1)
     fig.get_by_role("button", name="Previous step").click()  # the write before: the gated state undecayed
     before = strength(1)
@@ -184,23 +201,26 @@ def test_survival_plot_follows_the_slider(watched, site_url, data, alpha):
     T = len(k)
     g = np.full(T, np.log(alpha))
     W1 = run(data, alpha)["state"][0]
-    _, _, rest = gated_delta_rule(q[1:], k[1:], np.zeros_like(v[1:]), g[1:], np.full(T - 1, data["beta"]),
-                                  initial_state=W1, trace=True)
+    _, _, rest = gated_delta_rule(
+        q[1:], k[1:], np.zeros_like(v[1:]), g[1:], np.full(T - 1, data["beta"]), initial_state=W1, trace=True
+    )
     want = np.concatenate([[1.0], np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)])
     shipped = data["gated"][data["alphas"].index(alpha)]["survival"]
     assert shipped == pytest.approx(want, abs=1e-5)
     t = data["open_step"] // 2
     text = fig.locator(".f07-plot-text").inner_text()
     assert f"after token {t + 1}, {100 * want[t]:.1f} % of token 1's write is left" in text
-    assert f"{100 * alpha ** t:.1f} % from decay alone" in text
+    assert f"{100 * alpha**t:.1f} % from decay alone" in text
     d = fig.locator(".f07-l-gated").get_attribute("d")
     ys = [float(p.split(",")[1]) for p in d[1:].split("L")]
-    assert len(ys) == T and all(b >= a - 1e-6 for a, b in zip(ys, ys[1:]))  # SVG y grows downwards: never rises
+    assert len(ys) == T and all(b >= a - 1e-6 for a, b in pairwise(ys))  # SVG y grows downwards: never rises
     if alpha == 1.0:
         assert fig.locator(".f07-l-gated").get_attribute("d") == fig.locator(".f07-l-plain").get_attribute("d")
 
 
-BOX_JS = "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+BOX_JS = (
+    "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+)
 
 
 def test_layout_uses_the_width_and_fits_a_phone_screen(watched, site_url):
@@ -222,7 +242,9 @@ def test_layout_uses_the_width_and_fits_a_phone_screen(watched, site_url):
 
 def test_a_tap_shows_a_cells_value_as_the_legend_says(browser, browser_context_args, site_url):
     """The heat legend tells a phone reader to tap: a tapped cell takes focus and shows its number."""
-    context = browser.new_context(**{**browser_context_args, "has_touch": True, "viewport": {"width": 390, "height": 844}})
+    context = browser.new_context(
+        **{**browser_context_args, "has_touch": True, "viewport": {"width": 390, "height": 844}}
+    )
     page = context.new_page()
     try:
         fig = open_figure(page, site_url, FIG)

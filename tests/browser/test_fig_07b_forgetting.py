@@ -2,12 +2,15 @@
 marker's dots and the gate strip show them for every control (schedule choice, α slider, token
 slider, dragging on a chart; mouse and keyboard); the state lives in the URL and in history; the
 recall and α symbols link both ways; axe finds nothing serious."""
+
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
 from k3explainer.kernels import forgetting_curves, gate_schedule
 
-from .support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from .support import assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-07b"
@@ -38,8 +41,9 @@ def kernel(site_dir):
     data = shipped_data(site_dir, FIG)
     alphas, schedules = data["alphas"], data["schedules"]
     runs = [("deltanet", 1.0, "every")] + [(m, a, s) for s in schedules for m in ("gated", "kda") for a in alphas]
-    recall = forgetting_curves(data["seeds"], runs, [t - 1 for t in data["tokens"]], alpha_slow=data["alpha_slow"],
-                               **data["stream"])
+    recall = forgetting_curves(
+        data["seeds"], runs, [t - 1 for t in data["tokens"]], alpha_slow=data["alpha_slow"], **data["stream"]
+    )
     curves = {("deltanet", s, a): recall[0] for s in schedules for a in alphas}
     for i, (m, a, s) in enumerate(runs[1:], start=1):
         curves[(m, s, a)] = recall[i]
@@ -52,8 +56,10 @@ def expected(kernel, when, alpha, token):
     d = kernel["data"]
     i = d["tokens"].index(token)
     unwritten = {"old": d["first_old"], "new": d["first_new"], "fact": 0}
-    return [[None if i < unwritten[k] else kernel["curves"][(m, when, alpha)][c][i]
-             for c, k in enumerate(d["kinds"])] for m in MECHS]
+    return [
+        [None if i < unwritten[k] else kernel["curves"][(m, when, alpha)][c][i] for c, k in enumerate(d["kinds"])]
+        for m in MECHS
+    ]
 
 
 def assert_shows(page, kernel, when, alpha, token):
@@ -75,12 +81,14 @@ def assert_shows(page, kernel, when, alpha, token):
         vals = [w[c] for w in want if w[c] is not None]
         if len(vals) > 1:
             order = np.argsort(vals)
-            assert all(ys[a] >= ys[b] - 1e-6 for a, b in zip(order, order[1:]))  # higher recall, higher dot
+            assert all(ys[a] >= ys[b] - 1e-6 for a, b in pairwise(order))  # higher recall, higher dot
     # the gate strip: fade = 100·(1 − the channel's α) for DeltaNet, Gated DeltaNet, KDA
     slow = d["n_slow"]
     assert got["fades"][0] == [0] * d["d_k"]
     assert got["fades"][1] == [round(100 * (1 - alpha))] * d["d_k"]
-    assert got["fades"][2] == [round(100 * (1 - d["alpha_slow"]))] * slow + [round(100 * (1 - alpha))] * (d["d_k"] - slow)
+    assert got["fades"][2] == [round(100 * (1 - d["alpha_slow"]))] * slow + [round(100 * (1 - alpha))] * (
+        d["d_k"] - slow
+    )
     return got
 
 
@@ -89,8 +97,16 @@ def test_shipped_data_is_the_kernels(kernel):
     st = d["stream"]
     for m in MECHS:  # the strip's cells: each channel's factor at the gated step, as the runs used it
         for i, a in enumerate(d["alphas"]):
-            g = gate_schedule(m, a, n_tokens=st["n_tokens"], d_k=st["d_k"], n_slow=st["n_slow"], switch_at=st["switch_at"],
-                              schedule="switch", alpha_slow=d["alpha_slow"])
+            g = gate_schedule(
+                m,
+                a,
+                n_tokens=st["n_tokens"],
+                d_k=st["d_k"],
+                n_slow=st["n_slow"],
+                switch_at=st["switch_at"],
+                schedule="switch",
+                alpha_slow=d["alpha_slow"],
+            )
             np.testing.assert_allclose(d["channel_gates"][m][i], np.exp(g[st["switch_at"]]), rtol=0, atol=1e-15)
     np.testing.assert_allclose(d["deltanet"], curves[("deltanet", "switch", 1.0)], rtol=0, atol=5e-4 + 1e-12)
     for s in d["schedules"]:
@@ -159,7 +175,7 @@ def test_controls_by_mouse_and_drag(watched, site_url, kernel):
     chart = fig.locator(".f07b-chart[data-kind=fact] svg")
     cb = chart.bounding_box()
     scale = cb["width"] / 300
-    x_of = lambda tok: cb["x"] + (38 + 254 * (tok - 1) / (d["n_tokens"] - 1)) * scale  # noqa: E731 (the viewBox's plot area)
+    x_of = lambda tok: cb["x"] + (38 + 254 * (tok - 1) / (d["n_tokens"] - 1)) * scale  # the viewBox's plot area
     y = cb["y"] + cb["height"] / 2
     page.mouse.move(x_of(1), y)
     page.mouse.down()
@@ -197,9 +213,18 @@ def test_symbols_link_both_ways(watched, site_url):
 def test_no_accessibility_violations_through_the_controls(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "every step by click, then alpha by keyboard": lambda p: (
-            fig.get_by_role("radio", name="on every step").click(),
-            fig.get_by_label("Gate alpha of Gated DeltaNet, and of KDA on the topic channels").focus(), p.keyboard.press("Home")),
-        "token before the switch": lambda p: (fig.get_by_label("Token", exact=True).focus(), p.keyboard.press("Home")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "every step by click, then alpha by keyboard": lambda p: (
+                fig.get_by_role("radio", name="on every step").click(),
+                fig.get_by_label("Gate alpha of Gated DeltaNet, and of KDA on the topic channels").focus(),
+                p.keyboard.press("Home"),
+            ),
+            "token before the switch": lambda p: (
+                fig.get_by_label("Token", exact=True).focus(),
+                p.keyboard.press("Home"),
+            ),
+        },
+    )

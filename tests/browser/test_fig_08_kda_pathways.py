@@ -4,13 +4,14 @@ hide/show exactly their pathway, isolate with Shift; on a phone the diagram flow
 Fit shows all of it across the width; pan and zoom change the view transform and live in the URL;
 research mode shows shapes and equations that never break inside a piece; the demo states equal the
 kernels' and coincide when the channel gates are equal."""
+
 import re
 
 import numpy as np
 import pytest
 
-from k3explainer.site.projectcode import builder
 from k3explainer.kernels import gated_delta_rule, kda
+from k3explainer.site.projectcode import builder
 
 from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
@@ -90,7 +91,9 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
     page.mouse.move(cx - 60, cy - 30, steps=5)
     page.mouse.up()
     s1, tx1, ty1 = scale_and_translate(fig)
-    assert s1 == pytest.approx(s0) and tx1 == pytest.approx(tx0 - 60, abs=1.5) and ty1 == pytest.approx(ty0 - 30, abs=1.5)
+    assert (
+        s1 == pytest.approx(s0) and tx1 == pytest.approx(tx0 - 60, abs=1.5) and ty1 == pytest.approx(ty0 - 30, abs=1.5)
+    )
     assert "fig-08.x=" in page.url and "fig-08.y=" in page.url
     fig.locator(".f08-zoom-in").click()
     assert scale_and_translate(fig)[0] == pytest.approx(s0 * 1.25, rel=1e-3)
@@ -123,13 +126,21 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
 
 def test_view_loads_from_the_url(watched, site_url, data):
     page, _ = watched
-    fig = open_figure(page, site_url, FIG, "#fig-08.z=2.00&fig-08.x=0.300&fig-08.y=0.400&fig-08.off=io&fig-08.research=1&fig-08.equal=1&fig-08.step=3")
+    fig = open_figure(
+        page,
+        site_url,
+        FIG,
+        "#fig-08.z=2.00&fig-08.x=0.300&fig-08.y=0.400&fig-08.off=io&fig-08.research=1&fig-08.equal=1&fig-08.step=3",
+    )
     s, tx, ty = scale_and_translate(fig)
     w, h, cw, ch = fig.locator(".f08-viewport").evaluate(
-        "el => [el.clientWidth, el.clientHeight, el.firstChild.offsetWidth, el.firstChild.offsetHeight]")
+        "el => [el.clientWidth, el.clientHeight, el.firstChild.offsetWidth, el.firstChild.offsetHeight]"
+    )
     assert s == pytest.approx(2 * min(1, w / cw), rel=1e-3)  # twice the fit (research mode's wider canvas)
     assert tx == pytest.approx(w / 2 - 0.3 * cw * s, abs=0.2) and ty == pytest.approx(h / 2 - 0.4 * ch * s, abs=0.2)
-    assert fig.locator(".f08-node.is-lit").count() == sum(n["path"] == data["diagram"]["pathways"][2]["id"] for n in data["diagram"]["nodes"])
+    assert fig.locator(".f08-node.is-lit").count() == sum(
+        n["path"] == data["diagram"]["pathways"][2]["id"] for n in data["diagram"]["nodes"]
+    )
     assert off_paths(fig) == {"io"}
     assert fig.locator(".f08-research").get_attribute("aria-checked") == "true"
     assert fig.locator(".f08-equal").get_attribute("aria-checked") == "true"
@@ -168,7 +179,9 @@ def test_demo_states_equal_the_kernels(watched, site_url, data):
     np.testing.assert_allclose(np.exp(d["g_channels"][0]), d["alpha_channels"], rtol=1e-12)
     np.testing.assert_allclose(matrix(fig, "f08-s-gdn"), S_gdn, atol=0.0005)
     np.testing.assert_allclose(matrix(fig, "f08-s-kda"), S_kda, atol=0.0005)
-    assert shown_number(fig.locator(".f08-maxdiff").inner_text()) == pytest.approx(np.abs(S_kda - S_gdn).max(), abs=0.0005)
+    assert shown_number(fig.locator(".f08-maxdiff").inner_text()) == pytest.approx(
+        np.abs(S_kda - S_gdn).max(), abs=0.0005
+    )
     assert np.abs(S_kda - S_gdn).max() > 0.01  # per-channel gates change the state
     shown_alphas = [shown_number(t) for t in fig.locator(".f08-alpha").all_inner_texts()]
     assert shown_alphas == pytest.approx(d["alpha_channels"], abs=0.005)
@@ -177,7 +190,9 @@ def test_demo_states_equal_the_kernels(watched, site_url, data):
     assert fig.locator(".f08-s-kda tbody td").all_inner_texts() == fig.locator(".f08-s-gdn tbody td").all_inner_texts()
     assert np.abs(S_eq - S_gdn).max() < 1e-12
     assert shown_number(fig.locator(".f08-maxdiff").inner_text()) == 0
-    assert [shown_number(t) for t in fig.locator(".f08-alpha").all_inner_texts()] == pytest.approx([d["alpha_scalar"]] * 4)
+    assert [shown_number(t) for t in fig.locator(".f08-alpha").all_inner_texts()] == pytest.approx(
+        [d["alpha_scalar"]] * 4
+    )
     assert "equals Gated DeltaNet" in fig.locator(".fig-live").inner_text()
     fig.locator(".f08-equal").focus()
     page.keyboard.press("Enter")
@@ -211,6 +226,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         def act(p):
             loc.focus()
             p.keyboard.press(k)
+
         return act
 
     def drag(p):
@@ -222,26 +238,32 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         p.mouse.up()
 
     viewport = fig.locator(".f08-viewport")
-    assert_axe_clean_through(page, FIG, {
-        "a pathway off (click)": lambda p: fig.locator("[data-chip='gate']").click(),
-        "a pathway back on (Space)": key_on(fig.locator("[data-chip='gate']"), "Space"),
-        "one pathway isolated (Shift+Enter)": key_on(fig.locator("[data-chip='state']"), "Shift+Enter"),
-        "all pathways on": lambda p: fig.locator(".f08-all").click(),
-        "research mode on": lambda p: fig.locator(".f08-research").click(),
-        "equal gates on": lambda p: fig.locator(".f08-equal").click(),
-        "zoomed in (button)": lambda p: fig.locator(".f08-zoom-in").click(),
-        "panned (drag)": drag,
-        "zoomed out (minus key)": key_on(viewport, "-"),
-        "panned (arrow key)": key_on(viewport, "ArrowRight"),
-        "reset (0 key)": key_on(viewport, "0"),
-        "focusing a node": lambda p: fig.locator("[data-node='sin']").focus(),
-        "a pathway lit (next step)": lambda p: fig.locator(".f08-stepper button[aria-label='Next step']").click(),
-        "the last pathway (End on the stepper)": key_on(fig.locator(".f08-stepper"), "End"),
-        "the state lit from the equation": lambda p: p.locator("#kda .math-block math [data-sym='kda-state']").first.dispatch_event("pointerover"),
-        "hovering β in the demo": lambda p: centred(fig.locator(".f08-demo [data-sym='kda-beta']")).hover(),
-        "equal gates off (Enter)": key_on(fig.locator(".f08-equal"), "Enter"),
-        "research mode off (Space)": key_on(fig.locator(".f08-research"), "Space"),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a pathway off (click)": lambda p: fig.locator("[data-chip='gate']").click(),
+            "a pathway back on (Space)": key_on(fig.locator("[data-chip='gate']"), "Space"),
+            "one pathway isolated (Shift+Enter)": key_on(fig.locator("[data-chip='state']"), "Shift+Enter"),
+            "all pathways on": lambda p: fig.locator(".f08-all").click(),
+            "research mode on": lambda p: fig.locator(".f08-research").click(),
+            "equal gates on": lambda p: fig.locator(".f08-equal").click(),
+            "zoomed in (button)": lambda p: fig.locator(".f08-zoom-in").click(),
+            "panned (drag)": drag,
+            "zoomed out (minus key)": key_on(viewport, "-"),
+            "panned (arrow key)": key_on(viewport, "ArrowRight"),
+            "reset (0 key)": key_on(viewport, "0"),
+            "focusing a node": lambda p: fig.locator("[data-node='sin']").focus(),
+            "a pathway lit (next step)": lambda p: fig.locator(".f08-stepper button[aria-label='Next step']").click(),
+            "the last pathway (End on the stepper)": key_on(fig.locator(".f08-stepper"), "End"),
+            "the state lit from the equation": lambda p: p.locator(
+                "#kda .math-block math [data-sym='kda-state']"
+            ).first.dispatch_event("pointerover"),
+            "hovering β in the demo": lambda p: centred(fig.locator(".f08-demo [data-sym='kda-beta']")).hover(),
+            "equal gates off (Enter)": key_on(fig.locator(".f08-equal"), "Enter"),
+            "research mode off (Space)": key_on(fig.locator(".f08-research"), "Space"),
+        },
+    )
 
 
 # ---------- lanes: no edge crosses a box ----------
@@ -278,7 +300,9 @@ def test_no_edge_crosses_a_box(watched, site_url, data, width, layout):
         assert len(got["lengths"]) == len(data["diagram"]["edges"]) and min(got["lengths"]) > 10
         assert got["crossings"] == [], f"research={research}: {got['crossings']}"
     # the check can fail: put a box on top of an edge and it is caught
-    fig.locator("[data-node='out']").evaluate("""el => { const p = document.querySelector("[data-edge='x-proj']").getPointAtLength(12);
+    fig.locator(
+        "[data-node='out']"
+    ).evaluate("""el => { const p = document.querySelector("[data-edge='x-proj']").getPointAtLength(12);
                                                   el.style.left = (p.x - 20) + 'px'; el.style.top = (p.y - 10) + 'px'; }""")
     assert "x-proj crosses out" in page.evaluate(CROSSINGS, 1.5)["crossings"]
 
@@ -292,9 +316,11 @@ def test_builder_grids_route_every_edge(data):
         assert len(set(cells.values())) == len(cells)
         for e in D["edges"]:
             (la, ta), (lb, tb), via = cells[e["from"]], cells[e["to"]], e["via"].get(name)
-            assert (la == lb and abs(ta - tb) == 1 and via is None) or (lb == la + 1 and via is None) \
-                or (lb > la + 1 and 0 <= via <= spec["tracks"]), (name, e)
-
+            assert (
+                (la == lb and abs(ta - tb) == 1 and via is None)
+                or (lb == la + 1 and via is None)
+                or (lb > la + 1 and 0 <= via <= spec["tracks"])
+            ), (name, e)
 
 
 # ---------- a drawing a reader can trace: few crossings, arrowheads apart, equations legible ----------
@@ -358,10 +384,13 @@ def test_wires_cross_little_and_arrowheads_stand_apart(watched, site_url, data, 
         assert got["layout"] == layout
         assert len(got["crossings"]) <= most, f"research={research}: {got['crossings']}"
         assert got["markerUnits"] == "userSpaceOnUse"
-        assert got["closest"]["gap"] >= 12 and got["closest"]["gap"] > got["head"] + 1, f"research={research}: {got['closest']}"
+        assert got["closest"]["gap"] >= 12 and got["closest"]["gap"] > got["head"] + 1, (
+            f"research={research}: {got['closest']}"
+        )
     # the count can fail: stretch one wire across the whole drawing and its crossings are counted
     page.locator("#fig-08 [data-edge='x-proj']").evaluate(
-        "p => p.setAttribute('d', 'M0,' + p.ownerSVGElement.height.baseVal.value / 2 + ' L' + p.ownerSVGElement.width.baseVal.value + ',' + p.ownerSVGElement.height.baseVal.value / 2)")
+        "p => p.setAttribute('d', 'M0,' + p.ownerSVGElement.height.baseVal.value / 2 + ' L' + p.ownerSVGElement.width.baseVal.value + ',' + p.ownerSVGElement.height.baseVal.value / 2)"
+    )
     assert len(page.evaluate(TRACE)["crossings"]) > most
 
 
@@ -377,11 +406,13 @@ def test_research_equations_are_legible_at_fit_on_a_desktop(watched, site_url, d
     smallest = min(got["eqs"], key=lambda e: e["px"])
     assert smallest["px"] >= 11, smallest
     labels = page.locator("#fig-08 .f08-node-label").evaluate_all(
-        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))")
+        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))"
+    )
     assert labels >= 12
 
 
 # ---------- stepping through the pathways ----------
+
 
 def lit(fig):
     return {n for n in fig.locator(".f08-node.is-lit").evaluate_all("els => els.map(e => e.dataset.node)")}
@@ -430,7 +461,9 @@ def test_play_walks_every_pathway_and_stops(watched, site_url, data):
     assert play.get_attribute("aria-pressed") == "true"
     n = len(data["diagram"]["pathways"])
     page.wait_for_function(f"() => location.hash.includes('fig-08.step={n}')", timeout=15000)
-    page.wait_for_function("() => document.querySelector('#fig-08 .f08-stepper button[aria-pressed]').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-08 .f08-stepper button[aria-pressed]').getAttribute('aria-pressed') === 'false'"
+    )
     assert fig.locator(".k3-stepper-readout").inner_text().startswith(f"{n} / {n}")
 
 
@@ -441,19 +474,24 @@ def test_pathway_stories_match_the_diagram(data):
     eq_md = {n[0]: n[-1] for n in builder(ROOT, "fig_08_kda_pathways").NODES}
     nodes = {n["id"]: n for n in D["nodes"]}
     story = {p["id"]: p["story"] for p in D["pathways"]}
-    gate_targets = {nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"}
+    gate_targets = {
+        nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"
+    }
     assert gate_targets == {"intra", "state"} and "inside the chunk and the state" in story["gate"]
     assert nodes["p"]["shape"] == "[C, C]" and r"c \le r" in eq_md["p"] and "masked C × C product" in story["intra"]
     assert nodes["ut"]["path"] == "intra" and "WY / UT transform" in story["intra"]
     assert nodes["sin"]["shape"] == "[d_k, d_v]" and "d_k × d_v state" in story["state"]
     reads = [e for e in D["edges"] if e["to"] == "read"]
     assert {e["from"] for e in reads} == {"sin", "cumsum"} and "every query reads it" in story["state"]
-    assert [e["to"] for e in D["edges"] if e["from"] == "sout"] == [] and "written once, at the chunk's end" in story["state"]
+    assert [e["to"] for e in D["edges"] if e["from"] == "sout"] == [] and "written once, at the chunk's end" in story[
+        "state"
+    ]
     for label in ("Projections", "Short conv", "L2 norm", "Output gate", "RMSNorm", "W_o"):
         assert any(label in n["label"] and n["path"] == "io" for n in D["nodes"])
 
 
 # ---------- phone: a tall diagram across the width ----------
+
 
 def test_phone_layout_fits_the_width_and_fit_shows_it_all(watched, site_url):
     page, _ = watched
@@ -478,10 +516,13 @@ def test_phone_layout_fits_the_width_and_fit_shows_it_all(watched, site_url):
     fig.locator(".f08-zoom-reset").click()
     assert "fig-08.z" not in page.url
     whole_diagram_in_view()
-    assert fig.locator(".f08-viewport").evaluate("el => el.style.touchAction") == "pan-y pinch-zoom"  # fitted: a drag scrolls the page
+    assert (
+        fig.locator(".f08-viewport").evaluate("el => el.style.touchAction") == "pan-y pinch-zoom"
+    )  # fitted: a drag scrolls the page
     assert fig.locator(".fig-mount").evaluate("el => el.scrollWidth <= el.clientWidth")
     smallest = fig.locator(".f08-node-label").evaluate_all(
-        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))")
+        "els => Math.min(...els.map(e => parseFloat(getComputedStyle(e).fontSize) * e.getBoundingClientRect().height / e.offsetHeight))"
+    )
     assert smallest >= 11  # legible at fit
 
 
@@ -503,8 +544,10 @@ def test_research_equations_never_break_inside_a_piece(watched, site_url, data, 
         assert p["lines"] == 1, f"{p['text']} breaks across lines"
         assert p["over"] <= 0.5, f"{p['text']} sticks out of its box by {p['over']:.1f} px"
     # the tensor shapes beside them ("[C, d_k], [C, d_v]") wrap between tensors, never inside brackets
-    dims = page.eval_on_selector_all({1280: "#fig-08 .f08-node .f08-dim", 390: "#fig-08 .f08-eqs .f08-dim"}[width],
-                                     "els => els.map(e => ({text: e.textContent, lines: e.getClientRects().length}))")
+    dims = page.eval_on_selector_all(
+        {1280: "#fig-08 .f08-node .f08-dim", 390: "#fig-08 .f08-eqs .f08-dim"}[width],
+        "els => els.map(e => ({text: e.textContent, lines: e.getClientRects().length}))",
+    )
     assert len(dims) >= len(data["diagram"]["nodes"])
     assert [d["text"] for d in dims if d["lines"] != 1] == []
 
@@ -528,7 +571,10 @@ def test_demo_states_are_heatmaps_on_one_scale_whose_rows_show_the_gates(watched
         assert abs(gdn["y"] - kda_["y"]) < 1 and abs(gdn["x"] - kda_["x"]) > gdn["width"]  # level, side by side
     assert "keeps some rows and fades others" in fig.locator(".f08-diff").inner_text()
     keep, fade = int(np.argmax(d["alpha_channels"])), int(np.argmin(d["alpha_channels"]))
-    row = lambda S, i: np.abs(S[i]).max()
+
+    def row(S, i):
+        return np.abs(S[i]).max()
+
     assert row(S_kda, keep) > row(S_gdn, keep) and row(S_kda, fade) < row(S_gdn, fade)
 
 

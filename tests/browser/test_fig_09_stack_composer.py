@@ -1,4 +1,5 @@
 """FIG 09 · layer stack composer: toggles, presets, sizes, layer count and context, checked against `costs`."""
+
 import numpy as np
 import pytest
 
@@ -75,7 +76,9 @@ def assert_consistent(page, fig, data):
     assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (mla_part, int(per_layer.sum()) - mla_part)
     assert bar_values(page) == per_layer.tolist()
     # one log axis per size set, spanning every context length's per-layer value: fixed while N moves
-    every = [int(mla_decode_memory(n, c["d_c"], c["d_r"])) for n in data["contexts"]] + [int(kda_decode_memory(c["heads"], c["d_h"]))]
+    every = [int(mla_decode_memory(n, c["d_c"], c["d_r"])) for n in data["contexts"]] + [
+        int(kda_decode_memory(c["heads"], c["d_h"]))
+    ]
     k_lo, k_hi = np.log10(min(every)), np.log10(max(every))
     lo, hi = y_range(page)
     assert [lo, hi] == pytest.approx([np.floor(k_lo) - 0.05, k_hi + 0.15])
@@ -182,7 +185,9 @@ def test_toggling_under_k3_sizes_keeps_them(watched, site_url, data):
     before = shown_total(fig)
     fig.locator(".f09-layer[data-layer='5']").click()  # a KDA layer becomes MLA
     assert shown_sizes(fig) == "k3"
-    assert shown_total(fig) == before + int(mla_decode_memory(N, k3["d_c"], k3["d_r"]) - kda_decode_memory(k3["heads"], k3["d_h"]))
+    assert shown_total(fig) == before + int(
+        mla_decode_memory(N, k3["d_c"], k3["d_r"]) - kda_decode_memory(k3["heads"], k3["d_h"])
+    )
     assert fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
     assert_consistent(page, fig, data)
 
@@ -191,8 +196,12 @@ def test_presets_give_the_kernel_totals(watched, site_url, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     N, n = shown_context(fig), data["n_layers"]
-    expected = {"all-MLA": (["mla"] * n, "toy"), "all-KDA": (["kda"] * n, "toy"),
-                "3:1": (hybrid_layout(n, final_full=False), "toy"), "K3": (hybrid_layout(93, final_full=True), "k3")}
+    expected = {
+        "all-MLA": (["mla"] * n, "toy"),
+        "all-KDA": (["kda"] * n, "toy"),
+        "3:1": (hybrid_layout(n, final_full=False), "toy"),
+        "K3": (hybrid_layout(93, final_full=True), "k3"),
+    }
     for name, (layout, sizes) in expected.items():
         fig.locator(f"[data-preset='{name}']").click()
         assert shown_layout(fig) == layout and shown_sizes(fig) == sizes
@@ -237,7 +246,9 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
     fig.locator(".f09-layer[data-layer='4']").click()
     assert "fig-09.layout=mmmm" in page.url and "fig-09.c=toy" in page.url
     page.go_back()
-    page.wait_for_function(f"() => document.querySelector('#{FIG} .f09-layer[data-layer=\"4\"]').dataset.kind === 'kda'")
+    page.wait_for_function(
+        f"() => document.querySelector('#{FIG} .f09-layer[data-layer=\"4\"]').dataset.kind === 'kda'"
+    )
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"]
     assert_consistent(page, fig, data)
     fig.locator("[data-preset='K3']").click()
@@ -286,20 +297,26 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         fig.locator(".k3-slider input").focus()
         p.keyboard.press("ArrowLeft")
 
-    assert_axe_clean_through(page, FIG, {
-        "a layer by click": lambda p: fig.locator(".f09-layer[data-layer='1']").click(),
-        "a layer by key": key_toggle,
-        "hovering a layer": lambda p: fig.locator(".f09-layer[data-layer='4']").hover(),
-        "hovering the latent symbol in the prose": lambda p: p.locator("#hybrid .math-block math [data-sym='mla-latent']").first.hover(),
-        "the all-MLA preset": lambda p: fig.locator("[data-preset='all-MLA']").click(),
-        "the all-KDA preset": lambda p: fig.locator("[data-preset='all-KDA']").click(),
-        "a layer more": lambda p: fig.locator(".k3-stepper [aria-label='Next step']").click(),
-        "a shorter context": slide,
-        "the K3 preset (K3's sizes)": lambda p: fig.locator("[data-preset='K3']").click(),
-        "focusing a K3 size (its tooltip)": lambda p: fig.locator(".f09-sizes .fact").first.focus(),
-        "a layer under K3's sizes": lambda p: fig.locator(".f09-layer[data-layer='5']").click(),
-        "the 3:1 preset (toy sizes again)": lambda p: fig.locator("[data-preset='3:1']").click(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a layer by click": lambda p: fig.locator(".f09-layer[data-layer='1']").click(),
+            "a layer by key": key_toggle,
+            "hovering a layer": lambda p: fig.locator(".f09-layer[data-layer='4']").hover(),
+            "hovering the latent symbol in the prose": lambda p: p.locator(
+                "#hybrid .math-block math [data-sym='mla-latent']"
+            ).first.hover(),
+            "the all-MLA preset": lambda p: fig.locator("[data-preset='all-MLA']").click(),
+            "the all-KDA preset": lambda p: fig.locator("[data-preset='all-KDA']").click(),
+            "a layer more": lambda p: fig.locator(".k3-stepper [aria-label='Next step']").click(),
+            "a shorter context": slide,
+            "the K3 preset (K3's sizes)": lambda p: fig.locator("[data-preset='K3']").click(),
+            "focusing a K3 size (its tooltip)": lambda p: fig.locator(".f09-sizes .fact").first.focus(),
+            "a layer under K3's sizes": lambda p: fig.locator(".f09-layer[data-layer='5']").click(),
+            "the 3:1 preset (toy sizes again)": lambda p: fig.locator("[data-preset='3:1']").click(),
+        },
+    )
 
 
 def test_y_scale_stays_fixed_while_n_is_dragged(watched, site_url, data):
@@ -391,9 +408,9 @@ def test_an_input_rewrites_only_what_it_changed(watched, site_url, data):
       window.__f09Obs.observe(document.querySelector('#{FIG}'),
         {{subtree: true, attributes: true, attributeOldValue: true, characterData: true, childList: true}});
     }}"""
-    changed = f"""() => {{ window.__f09Obs.takeRecords(); window.__f09Obs.disconnect();
+    changed = """() => { window.__f09Obs.takeRecords(); window.__f09Obs.disconnect();
       return [...window.__f09].map(e => (e.classList.contains('f09-layer') ? 'layer ' : 'bar ') +
-        (e.dataset.layer || (+e.parentElement.dataset.i + 1))).sort(); }}"""
+        (e.dataset.layer || (+e.parentElement.dataset.i + 1))).sort(); }"""
     fig.locator(".f09-layer[data-layer='5']").click()  # the tab stop moves to layer 5
     page.evaluate(watch)
     fig.locator(".f09-layer[data-layer='5']").click()
@@ -410,14 +427,22 @@ def test_an_input_rewrites_only_what_it_changed(watched, site_url, data):
     fig.locator(".k3-stepper").focus()
     page.keyboard.press("ArrowLeft")  # a layer less (keys: the pointer stays, so no hover highlight changes)
     assert page.evaluate(changed) == []
-    kept = page.evaluate("""([old, sel]) => { const now = [...document.querySelectorAll(sel)];
-      return now.length === old.length - 2 && now.every(e => old.includes(e)); }""", [nodes, f"#{FIG} .f09-layer, #{FIG} .f09-barv"])
+    kept = page.evaluate(
+        """([old, sel]) => { const now = [...document.querySelectorAll(sel)];
+      return now.length === old.length - 2 && now.every(e => old.includes(e)); }""",
+        [nodes, f"#{FIG} .f09-layer, #{FIG} .f09-barv"],
+    )
     assert kept and len(shown_layout(fig)) == len(layout) - 1
     assert_consistent(page, fig, data)
-    names = fig.locator(".f09-layer").evaluate_all("bs => bs.map(b => [b.textContent.replace(/\\s+/g, ' ').trim(), b.getAttribute('aria-label')])")
+    names = fig.locator(".f09-layer").evaluate_all(
+        "bs => bs.map(b => [b.textContent.replace(/\\s+/g, ' ').trim(), b.getAttribute('aria-label')])"
+    )
     N, c = shown_context(fig), sizes_of(data, "k3")
     per_layer = kernel_per_layer(c, shown_layout(fig), N)
     for i, (shown, name) in enumerate(names):
         kind = shown_layout(fig)[i]
         assert shown == f"{i + 1} {kind[0].upper()}"
-        assert name == f"{shown}: layer {i + 1}, {kind.upper()}, {int(per_layer[i]):,} elements; press to make it {'KDA' if kind == 'mla' else 'MLA'}"
+        assert (
+            name
+            == f"{shown}: layer {i + 1}, {kind.upper()}, {int(per_layer[i]):,} elements; press to make it {'KDA' if kind == 'mla' else 'MLA'}"
+        )

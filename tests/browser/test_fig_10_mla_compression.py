@@ -1,6 +1,7 @@
 """FIG 10 · MLA cache compression: the bytes-per-token bars and their compress toggle, the maths toggle
 and what it opens, the three equal outputs and the shared-subspace rank readout, all compared with the
 `mla` kernels; keyboard, URL state, symbol links, reduced motion and the phone layout's height."""
+
 import re
 
 import numpy as np
@@ -30,16 +31,23 @@ def kernel(site_dir):
     q, lat, W_uk, W_uv = (np.array(d[k]) for k in ("q", "latents", "W_uk", "W_uv"))
     K, V = mla_reconstruct(lat, W_uk, W_uv)
     recon = np.stack([causal_softmax_attention(q[:, h], K[:, h], V[:, h])[0] for h in range(d["H"])], axis=1)
-    out = {"recon": recon, "naive": mla_attention_naive(q, lat, W_uk, W_uv)[0],
-           "absorbed": mla_attention_absorbed(q, lat, W_uk, W_uv)[0]}
+    out = {
+        "recon": recon,
+        "naive": mla_attention_naive(q, lat, W_uk, W_uv)[0],
+        "absorbed": mla_attention_absorbed(q, lat, W_uk, W_uv)[0],
+    }
     # the price readout: all heads' keys (values) side by side over the tokens, [T, H·d], for MLA and for
     # independent per-head projections of the same x, W_K and W_V re-drawn from seed + 1 as the builder does
     x = np.array(d["x"])
     T, H, dh = K.shape
     W_k, W_v = np.random.default_rng(d["seed"] + 1).standard_normal((2, H, x.shape[1], dh)) / np.sqrt(x.shape[1])
-    sides = {"mla": {"keys": K.reshape(T, -1), "values": V.reshape(T, -1)},
-             "independent": {"keys": np.einsum("tD,hDd->thd", x, W_k).reshape(T, -1),
-                             "values": np.einsum("tD,hDd->thd", x, W_v).reshape(T, -1)}}
+    sides = {
+        "mla": {"keys": K.reshape(T, -1), "values": V.reshape(T, -1)},
+        "independent": {
+            "keys": np.einsum("tD,hDd->thd", x, W_k).reshape(T, -1),
+            "values": np.einsum("tD,hDd->thd", x, W_v).reshape(T, -1),
+        },
+    }
     rank = {f: {k: int(np.linalg.matrix_rank(m)) for k, m in kinds.items()} for f, kinds in sides.items()}
     rank_kv = int(np.linalg.matrix_rank(np.concatenate([sides["mla"]["keys"], sides["mla"]["values"]], axis=1)))
     sv = {f: np.linalg.svd(kinds["keys"], compute_uv=False) for f, kinds in sides.items()}
@@ -75,7 +83,9 @@ def assert_outputs(fig, kernel, t):
 def assert_token_panel(fig, kernel, t):
     """The outputs (always shown) and, in the maths, the latent and the rebuilt keys and values."""
     assert_outputs(fig, kernel, t)
-    assert numbers(fig.locator("table.k3-matrix[data-sym='mla-latent'] tbody td")) == pytest.approx(kernel["lat"][t], abs=0.0005)
+    assert numbers(fig.locator("table.k3-matrix[data-sym='mla-latent'] tbody td")) == pytest.approx(
+        kernel["lat"][t], abs=0.0005
+    )
     rebuilt = numbers(fig.locator(".f10-rebuilt tbody td"))
     assert rebuilt == pytest.approx(np.concatenate([kernel["K"][t], kernel["V"][t]]).ravel(), abs=0.0005)
     assert fig.locator(".f10-row.is-sel").get_attribute("data-t") == str(t)
@@ -116,8 +126,12 @@ def test_shipped_ranks_are_the_kernels_and_show_the_shared_subspace(kernel):
 def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    want = {"MHA": mha_cache_per_token(32, 128), "GQA": gqa_cache_per_token(8, 128),
-            "MQA": mqa_cache_per_token(128), "MLA": mla_cache_per_token(512)}
+    want = {
+        "MHA": mha_cache_per_token(32, 128),
+        "GQA": gqa_cache_per_token(8, 128),
+        "MQA": mqa_cache_per_token(128),
+        "MLA": mla_cache_per_token(512),
+    }
     data = shipped_data(site_dir, FIG)
     B = data["bytes_per_element"]
     assert not fig.locator(".f10-sizes").is_visible()  # the table is the maths, on demand
@@ -127,15 +141,23 @@ def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
         assert shown_number(cells[0]) == elements and shown_number(cells[1]) == elements * B
         assert cells[2] == ("1×" if name == "MHA" else f"1/{want['MHA'] // elements}")
     # the bars' scale: ticks at the shipped values, an axis title with the unit
-    assert [shown_number(t) for t in cell_texts(fig.locator(".f10-tick"))] == data["ticks"] == [0, 4096, 8192, 12288, 16384]
+    assert (
+        [shown_number(t) for t in cell_texts(fig.locator(".f10-tick"))]
+        == data["ticks"]
+        == [0, 4096, 8192, 12288, 16384]
+    )
     assert "bytes per token per layer" in fig.locator(".f10-axis-title").inner_text()
     assert "32,768 (MHA) vs 576 (MLA)" in fig.locator(".f10-source").inner_text()
     assert "56.9×" in fig.locator(".f10-source").inner_text()
     assert "query LoRA" in fig.locator(".f10-k3").inner_text()  # a note in the maths
 
 
-WANT = {"MHA": mha_cache_per_token(32, 128), "GQA": gqa_cache_per_token(8, 128),
-        "MQA": mqa_cache_per_token(128), "MLA": mla_cache_per_token(512)}
+WANT = {
+    "MHA": mha_cache_per_token(32, 128),
+    "GQA": gqa_cache_per_token(8, 128),
+    "MQA": mqa_cache_per_token(128),
+    "MLA": mla_cache_per_token(512),
+}
 
 
 def assert_compressed(fig, page):
@@ -190,7 +212,9 @@ def test_compress_toggles_the_bars_by_mouse_and_keyboard(watched, site_url, kern
 
 def restart_off_screen(page):
     """Start the figure afresh while it is out of sight, as a reader scrolling down meets it."""
-    page.evaluate(f"() => {{ document.querySelector('#{FIG} .fig-live').textContent = ''; location.hash = '#'; window.scrollTo({{top: 0, behavior: 'instant'}}); return K3._.restart('{FIG}'); }}")
+    page.evaluate(
+        f"() => {{ document.querySelector('#{FIG} .fig-live').textContent = ''; location.hash = '#'; window.scrollTo({{top: 0, behavior: 'instant'}}); return K3._.restart('{FIG}'); }}"
+    )
     page.wait_for_selector(f"#{FIG}[data-ready='true']")
     assert page.evaluate(f"() => document.getElementById('{FIG}').getBoundingClientRect().top > innerHeight")
 
@@ -229,7 +253,9 @@ def test_printing_an_unseen_figure_prints_its_state(watched, site_url):
     fig = open_figure(page, site_url, FIG)
     restart_off_screen(page)
     assert fig.locator(".f10").get_attribute("data-intro") == "pending"
-    page.evaluate("() => { window.dispatchEvent(new Event('beforeprint')); window.dispatchEvent(new Event('afterprint')); }")
+    page.evaluate(
+        "() => { window.dispatchEvent(new Event('beforeprint')); window.dispatchEvent(new Event('afterprint')); }"
+    )
     assert fig.locator(".f10").get_attribute("data-intro") == "done"
     assert_compressed(fig, page)
 
@@ -423,22 +449,31 @@ def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, ke
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     price = fig.locator(".f10-price")
-    shown = {k: int(shown_number(fig.locator(f"[data-rank='{k}']").text_content()))  # values' ranks are in the maths
-             for k in ("mla-keys", "d_c", "independent-keys", "hd", "mla-values", "independent-values", "mla-kv")}
+    shown = {
+        k: int(shown_number(fig.locator(f"[data-rank='{k}']").text_content()))  # values' ranks are in the maths
+        for k in ("mla-keys", "d_c", "independent-keys", "hd", "mla-values", "independent-values", "mla-kv")
+    }
     d = kernel["demo"]
-    assert shown == {"mla-keys": kernel["rank"]["mla"]["keys"], "d_c": d["d_c"],
-                     "independent-keys": kernel["rank"]["independent"]["keys"], "hd": d["H"] * d["d"],
-                     "mla-values": kernel["rank"]["mla"]["values"],
-                     "independent-values": kernel["rank"]["independent"]["values"], "mla-kv": kernel["rank_kv"]}
-    assert fig.locator("[data-rank='mla-values']").locator("xpath=ancestor::*[contains(@class,'f10-maths')]").count() == 1
+    assert shown == {
+        "mla-keys": kernel["rank"]["mla"]["keys"],
+        "d_c": d["d_c"],
+        "independent-keys": kernel["rank"]["independent"]["keys"],
+        "hd": d["H"] * d["d"],
+        "mla-values": kernel["rank"]["mla"]["values"],
+        "independent-values": kernel["rank"]["independent"]["values"],
+        "mla-kv": kernel["rank_kv"],
+    }
+    assert (
+        fig.locator("[data-rank='mla-values']").locator("xpath=ancestor::*[contains(@class,'f10-maths')]").count() == 1
+    )
     sv = table_numbers(price.locator("table.k3-matrix"))
     assert sv[0] == pytest.approx(kernel["sv"]["mla"], abs=0.0005)
     assert sv[1] == pytest.approx(kernel["sv"]["independent"], abs=0.0005)
-    assert all(v == 0 for v in sv[0][d["d_c"]:]) and all(v > 0 for v in sv[1])  # MLA's beyond d_c show as 0.000
+    assert all(v == 0 for v in sv[0][d["d_c"] :]) and all(v > 0 for v in sv[1])  # MLA's beyond d_c show as 0.000
     # each value has a bar of its height: MLA's beyond d_c are flat, the independent ones are not
     heights = price.locator(".f10-sv-bar").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
     n = len(kernel["sv"]["mla"])
-    assert all(h <= 1.5 for h in heights[kernel["rank"]["mla"]["keys"]:n])  # rounding: a flat mark, no bar
+    assert all(h <= 1.5 for h in heights[kernel["rank"]["mla"]["keys"] : n])  # rounding: a flat mark, no bar
     assert all(h >= 2.5 for h in heights[: kernel["rank"]["mla"]["keys"]] + heights[n:])
     assert heights[0] == max(heights)  # the largest singular value has the tallest bar
     text = price.inner_text()
@@ -460,7 +495,9 @@ def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, 
     # "each bar has shrunk from multi-head attention's cache, the length of its empty track": opened
     # compressed, every track is as long as the multi-head attention bar, which fills its own
     assert "shrunk from multi-head attention’s cache, the length of its empty track" in caption
-    assert fig.locator(".f10-brow").count() == 4 and fig.locator(".f10-compress").get_attribute("aria-pressed") == "true"
+    assert (
+        fig.locator(".f10-brow").count() == 4 and fig.locator(".f10-compress").get_attribute("aria-pressed") == "true"
+    )
     tracks = fig.locator(".f10-track").evaluate_all("ts => ts.map(t => t.getBoundingClientRect().width)")
     assert max(tracks) - min(tracks) < 0.5 and bar_shares(page)["MHA"] == pytest.approx(1.0, abs=0.01)
     assert "the figure opens compressed" in alt and "Turning Compress off grows every bar back" in alt
@@ -498,13 +535,17 @@ def test_phone_layout_is_short_and_fits_the_width(watched, site_url):
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "expand by click": lambda p: fig.locator(".f10-compress").click(),
-        "query token by click": lambda p: select_token(fig, 2),
-        "query token by arrow key": lambda p: p.keyboard.press("ArrowRight"),
-        "maths by click": lambda p: fig.locator(".f10-maths-btn").click(),
-        "toy row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
-        "compress by keyboard": lambda p: (fig.locator(".f10-compress").focus(), p.keyboard.press("Enter")),
-        "equation symbol hover": lambda p: p.locator("#mla .math-block math [data-sym='mla-uk']").first.hover(),
-        "figure part hover": lambda p: fig.locator("table[data-sym='mla-latent'] td").first.hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "expand by click": lambda p: fig.locator(".f10-compress").click(),
+            "query token by click": lambda p: select_token(fig, 2),
+            "query token by arrow key": lambda p: p.keyboard.press("ArrowRight"),
+            "maths by click": lambda p: fig.locator(".f10-maths-btn").click(),
+            "toy row hover": lambda p: fig.locator(".f10-row[data-t='1']").hover(),
+            "compress by keyboard": lambda p: (fig.locator(".f10-compress").focus(), p.keyboard.press("Enter")),
+            "equation symbol hover": lambda p: p.locator("#mla .math-block math [data-sym='mla-uk']").first.hover(),
+            "figure part hover": lambda p: fig.locator("table[data-sym='mla-latent'] td").first.hover(),
+        },
+    )

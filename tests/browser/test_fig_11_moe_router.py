@@ -2,11 +2,11 @@
 kernels for every token, with and without the selection-only bias; the balance statistic's label is
 the fact's badge and its value at perfect balance is shown; K3 tiles come from facts.
 (What §11, the caption and the alt say about FIG 11 is tied to its data in tests/site/test_fig_11_data.py.)"""
+
 import numpy as np
 import pytest
 
 from k3explainer.kernels import expert_load, glu_expert, moe_forward, route, router_scores, switch_balance_loss
-
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 
@@ -24,8 +24,9 @@ def data(site_dir):
 def kernel_routing(data, biased):
     x, c = np.array(data["x"]), np.array(data["centroids"])
     logits = x @ c.T  # router scores are dot products with the centroids
-    r = route(logits, data["top_k"], score_func="sigmoid", renormalize=True,
-              bias=np.array(data["bias"]) if biased else None)
+    r = route(
+        logits, data["top_k"], score_func="sigmoid", renormalize=True, bias=np.array(data["bias"]) if biased else None
+    )
     return logits, r, expert_load(r["experts"], c.shape[0]), switch_balance_loss(r["scores"], r["experts"])
 
 
@@ -38,7 +39,9 @@ def assert_token(fig, data, t, biased=False):
     P = data["precision"]
     tol = 0.5 * 10**-P + 1e-12
     assert [shown_number(v) for v in column(fig, "logit")] == pytest.approx(logits[t], abs=tol)
-    assert [shown_number(v) for v in column(fig, "score")] == pytest.approx(router_scores(logits[t], "sigmoid"), abs=tol)
+    assert [shown_number(v) for v in column(fig, "score")] == pytest.approx(
+        router_scores(logits[t], "sigmoid"), abs=tol
+    )
     ranks = column(fig, "rank")
     chosen = [ranks.index(str(i + 1)) for i in range(data["top_k"])]
     assert chosen == r["experts"][t].tolist()
@@ -58,7 +61,9 @@ def assert_token(fig, data, t, biased=False):
         shown = [shown_number(v) for v in cell_texts(rows.nth(i).locator("td"))]
         assert shown == pytest.approx(out, abs=tol)
         y = y + r["weights"][t, i] * out
-    assert [shown_number(v) for v in cell_texts(rows.nth(data["top_k"]).locator("td"))] == pytest.approx(data["shared_out"][t], abs=tol)
+    assert [shown_number(v) for v in cell_texts(rows.nth(data["top_k"]).locator("td"))] == pytest.approx(
+        data["shared_out"][t], abs=tol
+    )
     assert [shown_number(v) for v in cell_texts(rows.nth(data["top_k"] + 1).locator("td"))] == pytest.approx(y, abs=tol)
     # load and balance over the batch
     assert [int(v) for v in cell_texts(fig.locator(".f11-load-n"))] == load.tolist()
@@ -77,7 +82,9 @@ def test_shipped_outputs_are_the_kernels(data):
     shared = tuple(np.array(w) for w in data["shared_weights"])
     np.testing.assert_allclose(glu_expert(x, *shared), data["shared_out"], atol=1e-12)
     for key, bias in (("plain", None), ("biased", np.array(data["bias"]))):
-        y, r = moe_forward(x, c.T, experts, data["top_k"], shared=shared, score_func="sigmoid", renormalize=True, bias=bias)
+        y, r = moe_forward(
+            x, c.T, experts, data["top_k"], shared=shared, score_func="sigmoid", renormalize=True, bias=bias
+        )
         np.testing.assert_allclose(y, data[key]["y"], atol=1e-12)
         assert r["experts"].tolist() == data[key]["experts"]
         for t in range(len(x)):
@@ -170,7 +177,9 @@ def test_balance_label_value_and_perfect_balance_share_one_definition(watched, s
     values = fig.locator(".f11-balance").inner_text()
     assert formula in values and "at perfect balance" in values
     P = data["precision"]
-    assert shown_number(fig.locator("[data-balance]").inner_text()) == pytest.approx(data["plain"]["balance"], abs=10**-P)
+    assert shown_number(fig.locator("[data-balance]").inner_text()) == pytest.approx(
+        data["plain"]["balance"], abs=10**-P
+    )
     assert data["balance_even"] == 1.0
     s = (len(data["tokens"]), len(data["centroids"]), data["top_k"])
     assert f"{s[2] * s[0]} routing slots" in fig.locator(".f11-balance-def").inner_text()
@@ -182,13 +191,23 @@ def test_balance_label_value_and_perfect_balance_share_one_definition(watched, s
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "clicking a token in the diagram": lambda p: fig.locator(".f11-tok").nth(4).click(),
-        "choosing a token with the keys": lambda p: (fig.locator(".k3-choice [role=radio][aria-checked=true]").focus(),
-                                                    p.keyboard.press("ArrowRight")),
-        "switching the bias on": lambda p: fig.locator(".f11-bias").click(),
-        "hovering the gate symbol in the prose": lambda p: p.locator("#moe .math-block math [data-sym='moe-gate']").first.hover(),
-        "hovering a gate weight in the table": lambda p: fig.locator("td.f11-gate[data-sym='moe-gate']").first.hover(),
-        "focusing the balance statistic's badge": lambda p: fig.locator(".f11-balance-label .fact").focus(),
-        "switching the bias off": lambda p: fig.locator(".f11-bias").click(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "clicking a token in the diagram": lambda p: fig.locator(".f11-tok").nth(4).click(),
+            "choosing a token with the keys": lambda p: (
+                fig.locator(".k3-choice [role=radio][aria-checked=true]").focus(),
+                p.keyboard.press("ArrowRight"),
+            ),
+            "switching the bias on": lambda p: fig.locator(".f11-bias").click(),
+            "hovering the gate symbol in the prose": lambda p: p.locator(
+                "#moe .math-block math [data-sym='moe-gate']"
+            ).first.hover(),
+            "hovering a gate weight in the table": lambda p: fig.locator(
+                "td.f11-gate[data-sym='moe-gate']"
+            ).first.hover(),
+            "focusing the balance statistic's badge": lambda p: fig.locator(".f11-balance-label .fact").focus(),
+            "switching the bias off": lambda p: fig.locator(".f11-bias").click(),
+        },
+    )

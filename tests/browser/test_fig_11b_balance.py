@@ -2,13 +2,14 @@
 seed), and every control — the step slider and the chart drag, the α and capacity-factor groups, the
 expert bars by hover, click and arrow keys — shows the kernel's numbers; the state survives a link
 and back; the equation's symbols and the figure light each other; axe finds nothing."""
+
 import re
 
 import numpy as np
 import pytest
 
-from k3explainer.site.projectcode import builder
 from k3explainer.kernels import balance_runs, dropped_share, expert_capacity, load_ratio
+from k3explainer.site.projectcode import builder
 
 from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
@@ -48,14 +49,23 @@ def kernel(site_dir):
     np.testing.assert_allclose(data["p0"], x["p0"], rtol=1e-5)  # the re-draw is the builder's
     np.testing.assert_allclose(data["W0"], x["W0"], rtol=1e-5)
     runs = fig11b.runs_for(data["alphas"])
-    out = balance_runs(x["X"][None], x["W0"][None], x["p0"][None], top_k=k, runs=runs, gamma=data["gamma"], lr=data["lr"],
-                       every=every)
+    out = balance_runs(
+        x["X"][None], x["W0"][None], x["p0"][None], top_k=k, runs=runs, gamma=data["gamma"], lr=data["lr"], every=every
+    )
     load = out["load"][:, 0].astype(int)
     bias = out["bias"][-1, 0]
-    return {"data": data, "runs": runs, "load": load, "grid": out["steps"], "ratio": load_ratio(load),
-            "stat": out["stat"][:, 0], "share": out["aux_share"][:, 0], "cosine": out["cosine"][:, 0],
-            "bias": bias - bias.mean(axis=-1, keepdims=True),
-            "cap": {cf: expert_capacity(cf, T, E, k) for cf in data["capacity_factors"]}}
+    return {
+        "data": data,
+        "runs": runs,
+        "load": load,
+        "grid": out["steps"],
+        "ratio": load_ratio(load),
+        "stat": out["stat"][:, 0],
+        "share": out["aux_share"][:, 0],
+        "cosine": out["cosine"][:, 0],
+        "bias": bias - bias.mean(axis=-1, keepdims=True),
+        "cap": {cf: expert_capacity(cf, T, E, k) for cf in data["capacity_factors"]},
+    }
 
 
 def run_index(kernel, kind, alpha):
@@ -87,7 +97,9 @@ def assert_shows(page, kernel, step, alpha, cf, expert=-1):
         if kind == "bias":
             assert "0% of the router update" in note
         assert seen["selected"][p] == expert
-    assert sorted(seen["faint"]) == [i for i in range(1, len(kernel["runs"]) - 1) if i != run_index(kernel, "switch", alpha)]
+    assert sorted(seen["faint"]) == [
+        i for i in range(1, len(kernel["runs"]) - 1) if i != run_index(kernel, "switch", alpha)
+    ]
     assert f"capacity ×{cf:g}" in seen["key"]
     return seen
 
@@ -99,7 +111,9 @@ def test_shipped_data_is_the_kernels(kernel):
     np.testing.assert_array_equal(data["load"], kernel["load"][:, kernel["grid"]])
     for c, cf in enumerate(data["capacity_factors"]):
         assert data["capacity"][c] == kernel["cap"][cf]
-        np.testing.assert_array_equal(data["dropped"][c], dropped_share(kernel["load"][:, kernel["grid"]], kernel["cap"][cf]))
+        np.testing.assert_array_equal(
+            data["dropped"][c], dropped_share(kernel["load"][:, kernel["grid"]], kernel["cap"][cf])
+        )
     for key in ("stat", "share", "cosine"):
         np.testing.assert_allclose(data[{"share": "aux_share"}.get(key, key)], kernel[key], rtol=1e-5, atol=1e-12)
     np.testing.assert_allclose(data["bias"], kernel["bias"], rtol=0, atol=1e-6)
@@ -121,7 +135,7 @@ def test_default_view_and_the_step_by_keys_and_by_dragging_the_chart(watched, si
     assert "fig-11b.step=4" in page.url
     # a press on the chart, then a drag, picks the grid step under the pointer (x runs 0 … n_steps)
     box, margin = fig.locator(".f11b-plot").bounding_box(), (34, 10)
-    at = lambda step: box["x"] + margin[0] + (box["width"] - sum(margin)) * step / last  # noqa: E731
+    at = lambda step: box["x"] + margin[0] + (box["width"] - sum(margin)) * step / last
     page.mouse.move(at(60), box["y"] + 60)
     page.mouse.down()
     assert_shows(page, kernel, 60, 1.0, 1.25)
@@ -159,8 +173,10 @@ def test_expert_bars_by_hover_click_and_keys(watched, site_url, kernel):
 
     def expected(e, alpha=1.0):
         loads = [kernel["load"][run_index(kernel, kind, alpha), 20, e] for kind in KINDS]
-        return (f"Expert {e + 1} at step 20: {loads[0]} tokens (no balancing), {loads[1]} tokens (Switch loss, α = {alpha:g}), "
-                f"{loads[2]} tokens (bias); capacity {kernel['cap'][1.25]}")
+        return (
+            f"Expert {e + 1} at step 20: {loads[0]} tokens (no balancing), {loads[1]} tokens (Switch loss, α = {alpha:g}), "
+            f"{loads[2]} tokens (bias); capacity {kernel['cap'][1.25]}"
+        )
 
     assert expected(4) in seen["pick"] and expected(4) in seen["live"]
     bias, shipped = kernel["bias"][j, 4], kernel["data"]["bias"][j][4]
@@ -192,13 +208,16 @@ def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
 def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    eq = lambda name: page.locator(f"#moe math [data-sym='{name}']").first  # noqa: E731
+    eq = lambda name: page.locator(f"#moe math [data-sym='{name}']").first
     eq("bal-bias").hover()
     assert fig.locator(".f11b-p-bias .f11b-title.sym-on").count() == 1
     eq("bal-load").hover()
     assert fig.locator(".f11b-bars.sym-on").count() == 3
     eq("bal-alpha").hover()
-    assert fig.locator(".f11b-p-switch .f11b-title.sym-on").count() == 1 and fig.locator("[role=radio].sym-on").count() == 3
+    assert (
+        fig.locator(".f11b-p-switch .f11b-title.sym-on").count() == 1
+        and fig.locator("[role=radio].sym-on").count() == 3
+    )
     eq("bal-capacity").hover()
     assert fig.locator(".f11b-capbar.sym-on").count() == 3 and fig.locator(".f11b-cap.sym-on").count() == 1
     fig.locator(".f11b-p-none [role=option]").nth(2).hover()
@@ -208,17 +227,27 @@ def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url)
     assert page.evaluate("getComputedStyle(document.querySelector('#fig-11b .f11b-in')).transitionDuration") == "0s"
     page.set_viewport_size({"width": 390, "height": 800})  # a phone: nothing scrolls sideways
     page.wait_for_function("() => document.querySelector('#fig-11b .f11b-chart').getAttribute('width') < 390")
-    assert page.evaluate("(() => { const f = document.getElementById('fig-11b'); return f.scrollWidth <= f.clientWidth; })()")
+    assert page.evaluate(
+        "(() => { const f = document.getElementById('fig-11b'); return f.scrollWidth <= f.clientWidth; })()"
+    )
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "step by keyboard": lambda p: (fig.get_by_role("slider", name="Step").focus(), p.keyboard.press("Home")),
-        "loss weight and capacity by click": lambda p: (fig.get_by_role("radio", name="α = 3").click(),
-                                                       fig.get_by_role("radio", name="capacity factor 2").click()),
-        "expert bar by click and arrow key, in the dark scheme": lambda p: (
-            p.emulate_media(color_scheme="dark"), fig.locator(".f11b-p-none [role=option]").nth(3).click(),
-            p.keyboard.press("ArrowRight")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "step by keyboard": lambda p: (fig.get_by_role("slider", name="Step").focus(), p.keyboard.press("Home")),
+            "loss weight and capacity by click": lambda p: (
+                fig.get_by_role("radio", name="α = 3").click(),
+                fig.get_by_role("radio", name="capacity factor 2").click(),
+            ),
+            "expert bar by click and arrow key, in the dark scheme": lambda p: (
+                p.emulate_media(color_scheme="dark"),
+                fig.locator(".f11b-p-none [role=option]").nth(3).click(),
+                p.keyboard.press("ArrowRight"),
+            ),
+        },
+    )

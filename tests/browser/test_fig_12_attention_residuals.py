@@ -1,7 +1,9 @@
 """FIG 12 · attention residuals: shares and weights equal the kernels' at every depth the "Layers
 below" slider offers, New query steps to the next seed, and what §12 says the figure shows is true
 of its data."""
+
 import re
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -19,14 +21,22 @@ def kernel(site_dir):
     data = shipped_data(site_dir, FIG)
     src, d, seed = np.array(data["sources"]), data["d"], data["seed"]
     # the queries are re-drawn here from their seeds: query i ≥ 1 comes from default_rng(seed + i)
-    queries = [np.zeros(d)] + [data["query_scale"] * np.random.default_rng(seed + i).standard_normal(d)
-                               for i in range(1, len(data["queries"]))]
+    queries = [np.zeros(d)] + [
+        data["query_scale"] * np.random.default_rng(seed + i).standard_normal(d) for i in range(1, len(data["queries"]))
+    ]
     np.testing.assert_allclose(np.array(data["queries"]), np.array(queries), rtol=0, atol=1e-12)
     depths = list(range(1, len(data["labels"])))  # a layer with l layers below reads the first l + 1 sources
     weights = [{l: attention_residual(src[: l + 1], w, np.ones(d))[1] for l in depths} for w in queries]
     scores = np.array([rms_norm(src, np.ones(d)) @ w for w in queries])
-    return {"labels": data["labels"], "depths": depths, "weights": weights, "scores": scores,
-            "shares": {l: residual_shares(l) for l in depths}, "queries": np.array(queries), "data": data}
+    return {
+        "labels": data["labels"],
+        "depths": depths,
+        "weights": weights,
+        "scores": scores,
+        "shares": {l: residual_shares(l) for l in depths},
+        "queries": np.array(queries),
+        "data": data,
+    }
 
 
 def column(fig, cls):
@@ -40,7 +50,7 @@ def assert_shows(fig, kernel, q, l=8):
     assert column(fig, "f12-share") == pytest.approx(kernel["shares"][l], abs=0.0005)
     assert column(fig, "f12-alpha") == pytest.approx(kernel["weights"][q][l], abs=0.0005)
     assert column(fig, "f12-score") == pytest.approx(kernel["scores"][q][: l + 1], abs=0.005)
-    assert cell_texts(fig.locator(".f12-list .f12-alpha"))[l + 1:] == ["—"] * (n - 1 - l)
+    assert cell_texts(fig.locator(".f12-list .f12-alpha"))[l + 1 :] == ["—"] * (n - 1 - l)
     assert fig.locator(".f12-row.is-absent").count() == n - 1 - l
     w = [shown_number(t) for t in cell_texts(fig.locator("table[data-sym='ar-query'] td"))]
     assert w == pytest.approx(kernel["queries"][q], abs=0.005)
@@ -52,8 +62,10 @@ def assert_shows(fig, kernel, q, l=8):
 
 
 def bar_widths(page, which):
-    return page.evaluate(f"[...document.querySelectorAll('#fig-12 .f12-stack')[{which}].querySelectorAll('rect')]"
-                         ".map(r => +r.getAttribute('width'))")
+    return page.evaluate(
+        f"[...document.querySelectorAll('#fig-12 .f12-stack')[{which}].querySelectorAll('rect')]"
+        ".map(r => +r.getAttribute('width'))"
+    )
 
 
 def test_shipped_data_is_the_kernels(kernel):
@@ -73,12 +85,12 @@ def test_what_section_12_says_the_figure_shows_is_true_of_its_data(kernel):
     depths, shares = kernel["depths"], kernel["shares"]
     for l in depths:
         assert shares[l] == pytest.approx(np.full(l + 1, 1 / (l + 1)))
-    assert all(shares[a][0] > shares[b][0] for a, b in zip(depths, depths[1:]))  # they shrink as layers are added
+    assert all(shares[a][0] > shares[b][0] for a, b in pairwise(depths))  # they shrink as layers are added
     deepest = depths[-1]
     for q in range(1, len(kernel["queries"])):
         ratio = kernel["weights"][q][deepest] / shares[deepest]
         assert ratio.max() >= 2 and ratio.min() <= 1 / 3, q  # far more / far less than the plain share
-    for q, by_depth in enumerate(kernel["weights"]):
+    for by_depth in kernel["weights"]:
         for l in depths:
             assert by_depth[l].sum() == pytest.approx(1, abs=1e-12)
     for l in depths:
@@ -88,7 +100,9 @@ def test_what_section_12_says_the_figure_shows_is_true_of_its_data(kernel):
 def test_section_12_names_the_controls_the_figure_has(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    para = page.locator("#attention-residuals p", has=page.locator("a[href='#fig-12']")).first.text_content()  # the formula's letters as written, not as drawn (italic)
+    para = page.locator(
+        "#attention-residuals p", has=page.locator("a[href='#fig-12']")
+    ).first.text_content()  # the formula's letters as written, not as drawn (italic)
     assert "layers below" in para and "new query" in para and "1/(l+1)" in re.sub(r"\s+", "", para)
     assert fig.get_by_label("Layers below").count() == 1
     assert fig.get_by_role("button", name="New query").count() == 1
@@ -103,7 +117,7 @@ def test_the_key_under_the_bars_says_what_they_draw(watched, site_url, kernel):
     assert "one whole input: a segment per source, the embedding at the left, its width that source's share" in key
     bars = page.evaluate("""[...document.querySelectorAll('#fig-12 .f12-stack')].map(s => ({width: s.viewBox.baseVal.width,
         segs: [...s.querySelectorAll('rect.f12-seg')].map(r => [+r.dataset.i, +r.getAttribute('x')])}))""")
-    for bar, expected in zip(bars, (kernel["shares"][5], kernel["weights"][3][5])):
+    for bar, expected in zip(bars, (kernel["shares"][5], kernel["weights"][3][5]), strict=True):
         order = [i for i, _ in sorted(bar["segs"], key=lambda seg: seg[1])]
         assert order[:6] == list(range(6))  # left to right by source, the embedding first
         starts = np.array([x for _, x in bar["segs"][:6]] + [bar["width"]])
@@ -137,7 +151,7 @@ def test_layers_below_by_keys_and_mouse_shrink_the_shares(watched, site_url, ker
         widths = [w for w in bar_widths(page, 0) if w > 0]
         assert len(widths) == l + 1 and max(widths) - min(widths) < 1e-6  # l + 1 equal pieces
         assert sum(1 for w in bar_widths(page, 1) if w > 0) <= l + 1
-    assert all(a > b for a, b in zip(seen, seen[1:]))  # each share shrinks as layers are added
+    assert all(a > b for a, b in pairwise(seen))  # each share shrinks as layers are added
     assert "fig-12.l=" not in page.url  # the default depth (the deepest) is left out of the link
     # a click near the slider's left end picks the fewest layers
     box = slider.bounding_box()
@@ -238,16 +252,29 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     rows = fig.locator(".f12-list [role=option]")
-    assert_axe_clean_through(page, FIG, {
-        "layers below by keyboard": lambda p: (fig.get_by_label("Layers below").focus(), p.keyboard.press("ArrowLeft"),
-                                               p.keyboard.press("ArrowLeft")),
-        "new query by click": lambda p: fig.get_by_role("button", name="New query").click(),
-        "new query by N": lambda p: p.keyboard.press("n"),
-        "previous query on the stepper": lambda p: fig.get_by_role("button", name="Previous step").click(),
-        "source hover": lambda p: rows.nth(2).hover(),
-        "absent source hover": lambda p: rows.nth(8).hover(),
-        "source click and arrow key": lambda p: (rows.nth(1).click(), rows.nth(1).focus(), p.keyboard.press("ArrowDown")),
-        "layers below by click": lambda p: fig.get_by_label("Layers below").click(),
-        "equation symbol hover": lambda p: p.locator("#attention-residuals .math-block math [data-sym='ar-weights']").first.hover(),
-        "zero query": lambda p: (fig.locator(".k3-stepper").focus(), p.keyboard.press("Home")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "layers below by keyboard": lambda p: (
+                fig.get_by_label("Layers below").focus(),
+                p.keyboard.press("ArrowLeft"),
+                p.keyboard.press("ArrowLeft"),
+            ),
+            "new query by click": lambda p: fig.get_by_role("button", name="New query").click(),
+            "new query by N": lambda p: p.keyboard.press("n"),
+            "previous query on the stepper": lambda p: fig.get_by_role("button", name="Previous step").click(),
+            "source hover": lambda p: rows.nth(2).hover(),
+            "absent source hover": lambda p: rows.nth(8).hover(),
+            "source click and arrow key": lambda p: (
+                rows.nth(1).click(),
+                rows.nth(1).focus(),
+                p.keyboard.press("ArrowDown"),
+            ),
+            "layers below by click": lambda p: fig.get_by_label("Layers below").click(),
+            "equation symbol hover": lambda p: p.locator(
+                "#attention-residuals .math-block math [data-sym='ar-weights']"
+            ).first.hover(),
+            "zero query": lambda p: (fig.locator(".k3-stepper").focus(), p.keyboard.press("Home")),
+        },
+    )

@@ -2,11 +2,12 @@
 buttons (mouse and arrows) and the source strip (hover, click, arrows, Home/End) show what the
 kernel computes for the seeded stack, which is rebuilt here from the shipped seed and sizes; the
 state lives in the URL and comes back with it; the equation's symbols link both ways; axe is clean."""
+
 import numpy as np
 import pytest
 
-from k3explainer.site.projectcode import builder
 from k3explainer.kernels import depth_experiment
+from k3explainer.site.projectcode import builder
 
 from .support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
@@ -33,7 +34,9 @@ READ = """() => {
 def kernel(site_dir):
     """The experiment recomputed from the shipped seed and sizes (not from the shipped numbers)."""
     data = shipped_data(site_dir, FIG)
-    inputs = builder(ROOT, "fig_12b_depth").stack_inputs(data)  # n_layers, d, d_ff, n_tokens, seed, out_gain, query_norm all ship
+    inputs = builder(ROOT, "fig_12b_depth").stack_inputs(
+        data
+    )  # n_layers, d, d_ff, n_tokens, seed, out_gain, query_norm all ship
     r = depth_experiment(*inputs, depths=data["depths"], target=data["target"], probe_norm=data["query_norm"])
     return {"data": data, "r": r, "depths": data["depths"], "k3": data["k3_depth"], "target": data["target"]}
 
@@ -67,7 +70,7 @@ def assert_shows(shown, kernel, l, q="aligned", s=None):
     assert shown["source"] == s and shown["sourceMax"] == l - 1
     assert shown["sourceText"] == ("the embedding" if s == 0 else f"layer {s}'s output")
     # the strip: l pieces in each row, cut by the weights (600 units wide, hairline gaps)
-    for row, weights in zip(shown["bars"], (r["plain"]["weights"][j], r[q]["weights"][j])):
+    for row, weights in zip(shown["bars"], (r["plain"]["weights"][j], r[q]["weights"][j]), strict=True):
         drawn = np.array(row[:l])
         assert np.all(np.array(row[l:]) == 0)
         assert np.allclose(drawn, np.maximum(0, 600 * weights - (0.4 if l > 40 else 1.2)), atol=0.05)
@@ -86,7 +89,7 @@ def test_shipped_numbers_are_the_kernels(kernel):
     for rule in ("plain", "random", "aligned"):
         np.testing.assert_allclose(data["rules"][rule]["rms"], r[rule]["rms"], rtol=0, atol=5e-6)
         for key in ("weights", "shares"):
-            for got, want in zip(data["rules"][rule][key], r[rule][key]):
+            for got, want in zip(data["rules"][rule][key], r[rule][key], strict=True):
                 np.testing.assert_allclose(got, want, rtol=0, atol=5e-6)
     assert data["embedding_rms"] == pytest.approx(r["embedding_rms"], abs=5e-6)
 
@@ -128,7 +131,9 @@ def test_reading_layer_by_keys_tap_and_drag(watched, site_url, kernel):
     assert_shows(shown, kernel, 4)
     assert "Layer 4 reads" in shown["live"]
     page.go_back()  # the whole drag was one history entry: back is the tap's layer 8
-    page.wait_for_function("() => document.querySelector('#fig-12b .f12b-depth output').textContent.startsWith('layer 8')")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-12b .f12b-depth output').textContent.startsWith('layer 8')"
+    )
     assert_shows(read(page), kernel, 8)
 
 
@@ -181,7 +186,9 @@ def test_state_comes_back_from_the_link_and_history(watched, site_url, kernel):
     page.locator("#fig-12b").get_by_role("radio", name="query aimed at layer 1's output").click()
     assert_shows(read(page), kernel, 32, "aligned", 7)
     page.go_back()
-    page.wait_for_function("() => document.querySelector('#fig-12b [role=radio][aria-checked=true]').textContent === 'random'")
+    page.wait_for_function(
+        "() => document.querySelector('#fig-12b [role=radio][aria-checked=true]').textContent === 'random'"
+    )
     assert_shows(read(page), kernel, 32, "random", 7)
 
 
@@ -202,8 +209,12 @@ def test_equation_symbols_and_figure_parts_light_each_other(watched, site_url):
 def test_no_accessibility_violations_through_the_interactions(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "random queries by click": lambda p: fig.get_by_role("radio", name="random queries").click(),
-        "source picker by keys": lambda p: (fig.locator(".f12b-picker").focus(), p.keyboard.press("ArrowRight")),
-        "reading layer by keys": lambda p: (fig.get_by_label("Reading layer").focus(), p.keyboard.press("Home")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "random queries by click": lambda p: fig.get_by_role("radio", name="random queries").click(),
+            "source picker by keys": lambda p: (fig.locator(".f12b-picker").focus(), p.keyboard.press("ArrowRight")),
+            "reading layer by keys": lambda p: (fig.get_by_label("Reading layer").focus(), p.keyboard.press("Home")),
+        },
+    )

@@ -1,5 +1,6 @@
 """FIG 13 · Kimi K3 map: components open the right panel and link to the right section; tiles and
 layer counts equal the facts; the SiTU/SiLU readout equals the kernels."""
+
 import json
 
 import numpy as np
@@ -34,7 +35,9 @@ def test_tiles_and_layer_counts_equal_the_facts(watched, site_url, site_dir, fac
     fig = open_k3(page, site_url)
     layout = facts["kimi_k3.layer_layout"]["numbers"]
     assert layout["layers"] == layout["kda"] + layout["mla"] == 93
-    tiles = {t.get_attribute("data-fact"): t.locator(".f13-tile-v").inner_text() for t in fig.locator(".f13-tile").all()}
+    tiles = {
+        t.get_attribute("data-fact"): t.locator(".f13-tile-v").inner_text() for t in fig.locator(".f13-tile").all()
+    }
     assert tiles["kimi_k3.total_params"] == facts["kimi_k3.total_params"]["display"]
     assert tiles["kimi_k3.active_params"] == facts["kimi_k3.active_params"]["display"]
     assert int(tiles["kimi_k3.layer_layout"]) == layout["layers"]
@@ -66,7 +69,9 @@ def test_each_component_opens_its_panel_and_links_to_its_section(watched, site_u
         assert panel.locator(".f13-p-title").inner_text() == c["label"]
         link = panel.locator(".f13-p-link a")
         assert link.get_attribute("href") == "#" + c["section"]
-        heading = page.evaluate("id => document.querySelector('section.section#' + id + ' h2').textContent.trim()", c["section"])
+        heading = page.evaluate(
+            "id => document.querySelector('section.section#' + id + ' h2').textContent.trim()", c["section"]
+        )
         assert heading in link.inner_text()
         assert len(panel.locator(".f13-p-text").inner_text()) > 40
         assert c["label"] + " opened" in fig.locator(".fig-live").inner_text()
@@ -143,7 +148,9 @@ def test_state_lives_in_the_url_and_history(watched, site_url):
     fig.locator(".f13-comp[data-id='attnres']").click()
     assert "fig-13.c=attnres" in page.url
     page.go_back()
-    page.wait_for_function("() => document.querySelector(\"#fig-13 .f13-comp[data-id='latent-moe']\").getAttribute('aria-expanded') === 'true'")
+    page.wait_for_function(
+        "() => document.querySelector(\"#fig-13 .f13-comp[data-id='latent-moe']\").getAttribute('aria-expanded') === 'true'"
+    )
     assert fig.locator(".f13-panel .f13-p-title").inner_text() == "Latent mixture of experts"
 
 
@@ -162,28 +169,44 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     page, _ = watched
     fig = open_k3(page, site_url)
     # every component's panel (each has its own text, stat and link), then every other kind of input
-    opens = {f"open {c['id']} by click": (lambda cid: lambda p: fig.locator(f".f13-comp[data-id='{cid}']").click())(c["id"])
-             for c in spec["params"]["components"]}
+    opens = {
+        f"open {c['id']} by click": (lambda cid: lambda p: fig.locator(f".f13-comp[data-id='{cid}']").click())(c["id"])
+        for c in spec["params"]["components"]
+    }
 
     def plot_hover(p):
         box = fig.locator(".f13-plot .nsewdrag").bounding_box()
         p.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
 
-    assert_axe_clean_through(page, FIG, {
-        **opens,
-        "map tile click": lambda p: fig.locator(".f13-map rect.f13-kda").nth(10).click(),
-        "map band label click": lambda p: fig.locator(".f13-map text[data-comp=attnres]").nth(2).click(),
-        "components by arrow keys and Enter": lambda p: (fig.locator(".f13-comp").first.focus(), p.keyboard.press("ArrowRight"),
-                                                         p.keyboard.press("Enter")),
-        "panel closed by Escape": lambda p: p.keyboard.press("Escape"),
-        "panel opened by Space, closed by its button": lambda p: (p.keyboard.press(" "),
-                                                                  fig.get_by_role("button", name="Close the panel").click()),
-        "SiTU slider by keys": lambda p: (fig.locator("input[type=range]").focus(), p.keyboard.press("ArrowRight"),
-                                          p.keyboard.press("Home")),
-        "SiTU plot hover": plot_hover,
-        "equation symbol hover": lambda p: p.locator("#kimi-k3 .math-block math [data-sym='situ-fn']").first.hover(),
-        "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            **opens,
+            "map tile click": lambda p: fig.locator(".f13-map rect.f13-kda").nth(10).click(),
+            "map band label click": lambda p: fig.locator(".f13-map text[data-comp=attnres]").nth(2).click(),
+            "components by arrow keys and Enter": lambda p: (
+                fig.locator(".f13-comp").first.focus(),
+                p.keyboard.press("ArrowRight"),
+                p.keyboard.press("Enter"),
+            ),
+            "panel closed by Escape": lambda p: p.keyboard.press("Escape"),
+            "panel opened by Space, closed by its button": lambda p: (
+                p.keyboard.press(" "),
+                fig.get_by_role("button", name="Close the panel").click(),
+            ),
+            "SiTU slider by keys": lambda p: (
+                fig.locator("input[type=range]").focus(),
+                p.keyboard.press("ArrowRight"),
+                p.keyboard.press("Home"),
+            ),
+            "SiTU plot hover": plot_hover,
+            "equation symbol hover": lambda p: p.locator(
+                "#kimi-k3 .math-block math [data-sym='situ-fn']"
+            ).first.hover(),
+            "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
+        },
+    )
 
 
 def test_layer_kinds_differ_by_more_than_hue(watched, site_url):
@@ -191,9 +214,12 @@ def test_layer_kinds_differ_by_more_than_hue(watched, site_url):
     Gated MLA legend swatch) also carries a bar across it that KDA tiles do not have."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    tiles = fig.locator(".f13-map rect.f13-mla").evaluate_all("rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width')])")
+    tiles = fig.locator(".f13-map rect.f13-mla").evaluate_all(
+        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width')])"
+    )
     marks = fig.locator(".f13-map rect.f13-mla-mark").evaluate_all(
-        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width'), getComputedStyle(r).fill])")
+        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width'), getComputedStyle(r).fill])"
+    )
     assert [m[:2] for m in marks] == tiles
     paper = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert {m[2] for m in marks} == {paper}

@@ -1,4 +1,5 @@
 """FIG 14 · evolution map: every node expands, collapses, shows its year from the facts and links to an existing section."""
+
 import pytest
 import yaml
 
@@ -38,11 +39,16 @@ def test_every_node_expands_links_to_its_section_and_collapses(watched, site_url
         assert all(len(t.strip()) > 10 for t in body.locator("dd").all_inner_texts())
         link = body.locator(".f14-link a")
         assert link.get_attribute("href") == "#" + node["section"]
-        target = page.evaluate("id => { const s = document.getElementById(id); return s && s.matches('section.section') "
-                               "? s.querySelector('h2').textContent.trim() : null; }", node["section"])
+        target = page.evaluate(
+            "id => { const s = document.getElementById(id); return s && s.matches('section.section') "
+            "? s.querySelector('h2').textContent.trim() : null; }",
+            node["section"],
+        )
         assert target is not None and target in link.inner_text()
-        assert (f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, {shipped[i]['year']}, expanded"
-                in fig.locator(".fig-live").inner_text())
+        assert (
+            f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, {shipped[i]['year']}, expanded"
+            in fig.locator(".fig-live").inner_text()
+        )
         btn.click()
         assert btn.get_attribute("aria-expanded") == "false" and not body.is_visible()
 
@@ -97,7 +103,10 @@ def test_state_lives_in_the_url_and_history(watched, site_url, spec_nodes):
     page, _ = watched
     ids = [n["id"] for n in spec_nodes]
     fig = open_figure(page, site_url, FIG, f"#fig-14.open={ids[1]},{ids[5]}&fig-14.wall=memory")
-    assert [b.get_attribute("data-id") for b in fig.locator(".k3-disc-btn[aria-expanded=true]").all()] == [ids[1], ids[5]]
+    assert [b.get_attribute("data-id") for b in fig.locator(".k3-disc-btn[aria-expanded=true]").all()] == [
+        ids[1],
+        ids[5],
+    ]
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == "memory"
     items(fig).nth(7).locator(".k3-disc-btn").click()
     assert f"fig-14.open={ids[1]}%2C{ids[5]}%2C{ids[7]}" in page.url or f"open={ids[1]},{ids[5]},{ids[7]}" in page.url
@@ -127,17 +136,24 @@ def test_the_order_note_and_the_kv_cache_wall(watched, site_url, site_dir):
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_axe_clean_through(page, FIG, {
-        "expanding a node": lambda p: items(fig).nth(1).locator(".k3-disc-btn").click(),
-        "opening a node from its dot": lambda p: fig.locator(".f14-dot").nth(9).click(),
-        "hovering a node": lambda p: items(fig).nth(4).hover(),
-        "moving along the chain by keyboard": lambda p: (items(fig).nth(0).locator(".k3-disc-btn").focus(),
-                                                        p.keyboard.press("ArrowDown"), p.keyboard.press("Enter")),
-        "expanding all": lambda p: fig.get_by_role("button", name="Expand all").click(),
-        "marking one wall": lambda p: fig.locator("[role=radio]").nth(2).click(),
-        "the next wall by keyboard": lambda p: p.keyboard.press("ArrowRight"),
-        "collapsing all": lambda p: fig.get_by_role("button", name="Collapse all").click(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "expanding a node": lambda p: items(fig).nth(1).locator(".k3-disc-btn").click(),
+            "opening a node from its dot": lambda p: fig.locator(".f14-dot").nth(9).click(),
+            "hovering a node": lambda p: items(fig).nth(4).hover(),
+            "moving along the chain by keyboard": lambda p: (
+                items(fig).nth(0).locator(".k3-disc-btn").focus(),
+                p.keyboard.press("ArrowDown"),
+                p.keyboard.press("Enter"),
+            ),
+            "expanding all": lambda p: fig.get_by_role("button", name="Expand all").click(),
+            "marking one wall": lambda p: fig.locator("[role=radio]").nth(2).click(),
+            "the next wall by keyboard": lambda p: p.keyboard.press("ArrowRight"),
+            "collapsing all": lambda p: fig.get_by_role("button", name="Collapse all").click(),
+        },
+    )
 
 
 def test_overview_dots_are_big_enough_to_tap_on_a_phone(watched, site_url, spec_nodes):
@@ -147,7 +163,8 @@ def test_overview_dots_are_big_enough_to_tap_on_a_phone(watched, site_url, spec_
     page.set_viewport_size({"width": 390, "height": 844})
     fig = open_figure(page, site_url, FIG)
     boxes = fig.locator(".f14-dot .f14-hit").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.width, r.height, r.top]; })")
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.width, r.height, r.top]; })"
+    )
     assert len(boxes) == len(spec_nodes)
     assert all(w >= 24 and h >= 24 for _, w, h, _ in boxes), boxes
     assert all(boxes[i][0] + boxes[i][1] <= boxes[i + 1][0] + 0.5 for i in range(len(boxes) - 1))  # no overlap

@@ -1,6 +1,7 @@
 """FIG 15 · complexity explorer: the N marker (slider keys, mouse drag, touch tap) reads every
 curve into the table with the kernel's values; the compute/memory switch swaps the curves; the
 state lives in the URL."""
+
 import numpy as np
 import pytest
 
@@ -56,9 +57,11 @@ def assert_plotted(page, kernel, keys, metric):
     seen = page.evaluate(f"""() => [...document.querySelectorAll('#{FIG} .f15-plot')]
         .filter(p => getComputedStyle(p).visibility === 'visible').map(p => p.dataset.view)""")
     assert seen == [metric]
-    ys = page.evaluate(f"() => document.querySelector('#{FIG} .f15-plot[data-view={metric}]').data.slice(0, 6).map(t => Array.from(t.y))")
+    ys = page.evaluate(
+        f"() => document.querySelector('#{FIG} .f15-plot[data-view={metric}]').data.slice(0, 6).map(t => Array.from(t.y))"
+    )
     assert len(ys) == len(keys)
-    for y, k in zip(ys, keys):
+    for y, k in zip(ys, keys, strict=True):
         np.testing.assert_allclose(y, kernel[0][k][metric], rtol=1e-12)
 
 
@@ -76,12 +79,14 @@ def assert_marker_at(page, shipped, kernel, metric, i):
                     dots: [...svg.querySelectorAll('circle')].map(c => ({cx: +c.getAttribute('cx'), cy: +c.getAttribute('cy'),
                                                                           hidden: c.getAttribute('visibility') === 'hidden'})),
                     ylog: [ya._offset, ya._length, ya.range[0], ya.range[1]]};
-        }""", [FIG, n])
+        }""",
+        [FIG, n],
+    )
     assert got["shift"] == [0, 0]  # the overlay lies exactly on the plot's box
     assert got["x"] == got["x2"] == pytest.approx(got["want"], abs=0.01)
     off, length, lo, hi = got["ylog"]
     assert len(got["dots"]) == len(keys)
-    for dot, k in zip(got["dots"], keys):
+    for dot, k in zip(got["dots"], keys, strict=True):
         assert dot["cx"] == pytest.approx(got["want"], abs=0.01)
         y = off + (hi - np.log10(kernel[0][k][metric][i])) / (hi - lo) * length
         assert not dot["hidden"] and dot["cy"] == pytest.approx(y, abs=0.01), k
@@ -151,7 +156,9 @@ def test_dragging_the_chart_moves_the_marker(watched, site_url, shipped, kernel)
     assert_marker_at(page, shipped, kernel, "memory", 0)
     # and a narrower page re-lays out the chart: the marker follows again
     page.set_viewport_size({"width": 700, "height": 900})
-    page.wait_for_function(f"() => document.querySelector('#{FIG} .f15-plot:not(.k3-scrub-off)')._fullLayout.width < 600")
+    page.wait_for_function(
+        f"() => document.querySelector('#{FIG} .f15-plot:not(.k3-scrub-off)')._fullLayout.width < 600"
+    )
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert_marker_at(page, shipped, kernel, "memory", 0)
     assert f"fig-15.n={shipped['n'][0]}" in page.url
@@ -177,7 +184,9 @@ def test_state_lives_in_the_url_and_history(watched, site_url, shipped, kernel):
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == "memory"
     assert_table_shows(fig, shipped, kernel, "memory", 12)
     fig.locator("[role=radio][data-value='compute']").click()
-    assert "fig-15.metric" not in page.url and f"fig-15.n={n}" in page.url  # compute is the default: left out of the link
+    assert (
+        "fig-15.metric" not in page.url and f"fig-15.n={n}" in page.url
+    )  # compute is the default: left out of the link
     assert_table_shows(fig, shipped, kernel, "compute", 12)
     page.go_back()
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='memory'][aria-checked=true]")
@@ -194,12 +203,19 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         p.mouse.move(*plot_point(p, 0.2), steps=4)
         p.mouse.up()
 
-    assert_axe_clean_through(page, FIG, {
-        "memory by click": lambda p: fig.locator("[role=radio][data-value='memory']").click(),
-        "compute by arrow key": lambda p: p.keyboard.press("ArrowLeft"),
-        "slider by keys": lambda p: (fig.locator(".k3-slider input").focus(), p.keyboard.press("ArrowRight"),
-                                     p.keyboard.press("End")),
-        "chart drag": drag,
-        "chart click": lambda p: p.mouse.click(*plot_point(p, 0.8)),
-        "slider to its start": lambda p: (fig.locator(".k3-slider input").focus(), p.keyboard.press("Home")),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "memory by click": lambda p: fig.locator("[role=radio][data-value='memory']").click(),
+            "compute by arrow key": lambda p: p.keyboard.press("ArrowLeft"),
+            "slider by keys": lambda p: (
+                fig.locator(".k3-slider input").focus(),
+                p.keyboard.press("ArrowRight"),
+                p.keyboard.press("End"),
+            ),
+            "chart drag": drag,
+            "chart click": lambda p: p.mouse.click(*plot_point(p, 0.8)),
+            "slider to its start": lambda p: (fig.locator(".k3-slider input").focus(), p.keyboard.press("Home")),
+        },
+    )

@@ -2,6 +2,9 @@
 head-width choice and the per-step latency slider show the kernels' multiply-adds and the time
 model's terms; the shaded band and the ring are where the kernel puts the minimum, and they move
 with the latency; C = N gives quadratic attention; symbols link both ways; state in the URL."""
+
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -31,7 +34,9 @@ def model(shipped, view, c, d, lat):
     work = chunked_cost_terms(N, d, c, form=view)
     time = chunk_time_terms(N, d, c, step_latency=lat, form=view, **hw)
     fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / 32)
-    band = chunk_time_band(fine, chunk_time_terms(N, d, fine, step_latency=lat, form=view, **hw)["total"], shipped["within"])
+    band = chunk_time_band(
+        fine, chunk_time_terms(N, d, fine, step_latency=lat, form=view, **hw)["total"], shipped["within"]
+    )
     return work, time, band
 
 
@@ -60,29 +65,45 @@ def assert_readouts(fig, shipped, view, c, d=None, lat=None):
     lat = shipped["latency_default"] if lat is None else lat
     work, time, band = model(shipped, view, c, d, lat)
     assert fig.locator(".f15b-controls .k3-slider output").nth(1).inner_text() == f"C = {c:,}"
-    assert f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)" in fig.locator(".f15b-table caption").text_content()
+    assert (
+        f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)"
+        in fig.locator(".f15b-table caption").text_content()
+    )
     assert [r.get_attribute("data-term") for r in fig.locator("tr[data-term]").all()] == list(work)
     total = sum(work.values())
     for key, value in work.items():
         row = fig.locator(f"tr[data-term='{key}']")
         assert amount(row.locator(".f15b-value").inner_text()) == pytest.approx(value, rel=0.006)
-        assert float(row.locator(".f15b-share").inner_text().rstrip("%")) == pytest.approx(100 * value / total, abs=0.051)
+        assert float(row.locator(".f15b-share").inner_text().rstrip("%")) == pytest.approx(
+            100 * value / total, abs=0.051
+        )
     assert amount(fig.locator(".f15b-total").inner_text()) == pytest.approx(total, rel=0.006)
     assert fig.locator(".f15b-total").inner_text().endswith("madds" if view == "linear" else "FLOPs")
     for key in ("steps", "madds", "tiles"):
         shown = fig.locator(f"tr[data-time='{key}'] .f15b-tvalue").inner_text()
         assert duration(shown) == pytest.approx(float(time[key]), rel=0.006), key
-    steps = shipped['n_tokens'] // c
+    steps = shipped["n_tokens"] // c
     assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == f"{steps:,} step{'' if steps == 1 else 's'}"
     eta = c / (c + hardware(shipped)["c_half"])
-    assert float(fig.locator("tr[data-time='tiles'] .f15b-note").inner_text().split("=")[1].strip().rstrip("%")) == pytest.approx(100 * eta, abs=0.051)
+    assert float(
+        fig.locator("tr[data-time='tiles'] .f15b-note").inner_text().split("=")[1].strip().rstrip("%")
+    ) == pytest.approx(100 * eta, abs=0.051)
     assert duration(fig.locator(".f15b-ttotal").inner_text()) == pytest.approx(float(time["total"]), rel=0.006)
     ratio = float(fig.locator(".f15b-of-best").inner_text().split("×")[0])
     assert ratio == pytest.approx(float(time["total"]) / band["min_time"], abs=0.0051)
     lo, hi, best = band_numbers(fig.locator(".f15b-band-text").inner_text())
     assert (lo, hi, best) == (round(band["lo"]), round(band["hi"]), round(band["best"]))
-    zone = "one" if c == 1 else "all" if c == shipped["n_tokens"] else \
-        "below" if c < band["lo"] else "above" if c > band["hi"] else "band"
+    zone = (
+        "one"
+        if c == 1
+        else "all"
+        if c == shipped["n_tokens"]
+        else "below"
+        if c < band["lo"]
+        else "above"
+        if c > band["hi"]
+        else "band"
+    )
     assert fig.locator(".f15b-regime").get_attribute("data-zone") == zone
     return work, time, band
 
@@ -116,7 +137,9 @@ def plot_axis(page):
         """id => { const el = document.querySelector('#' + id + ' .f15b-plot'), fl = el._fullLayout,
                   b = el.getBoundingClientRect();
                   return [b.left + fl.xaxis._offset, b.top + fl.yaxis._offset + fl.yaxis._length / 2, fl.xaxis._length]; }""",
-        FIG)
+        FIG,
+    )
+
 
 # Where the chart's parts are, in page pixels, as drawn in the overlay over the plot: the four
 # curves (steps, multiply-adds, small-tile loss, total; their half line widths), the ring at the
@@ -171,14 +194,14 @@ def _grown(r, m):
 
 def _circle_meets(c, radius, r) -> bool:
     nx, ny = min(max(c[0], r[0]), r[2]), min(max(c[1], r[1]), r[3])
-    return (c[0] - nx) ** 2 + (c[1] - ny) ** 2 < radius ** 2
+    return (c[0] - nx) ** 2 + (c[1] - ny) ** 2 < radius**2
 
 
 def cursor_c(g: dict) -> int:
     """The C the cursor is drawn at (within half a pixel of its place on the axis)."""
     k = int(np.argmin([abs(x - g["cursor"]["x"]) for x in g["xs"]]))
     assert abs(g["xs"][k] - g["cursor"]["x"]) < 0.5, (g["xs"], g["cursor"])
-    return 2 ** k
+    return 2**k
 
 
 def label_collisions(g: dict) -> list[str]:
@@ -195,9 +218,9 @@ def label_collisions(g: dict) -> list[str]:
         r, name = label["box"], f"{where}: '{label['text']}'"
         if r[0] < a[0] or r[1] < a[1] or r[2] > a[2] or r[3] > a[3]:
             bad.append(f"{name} leaves the plot area")
-        for tag, curve in zip(TAGS, g["curves"]):
+        for tag, curve in zip(TAGS, g["curves"], strict=True):
             grown, pts = _grown(r, curve["half"] + 1), curve["points"]
-            if any(_segment_meets(p, q, grown) for p, q in zip(pts, pts[1:])):
+            if any(_segment_meets(p, q, grown) for p, q in pairwise(pts)):
                 bad.append(f"{name} meets the {tag} curve")
         cur = g["cursor"]
         if _segment_meets((cur["x"], a[1]), (cur["x"], a[3]), _grown(r, cur["half"] + 1)):
@@ -206,7 +229,7 @@ def label_collisions(g: dict) -> list[str]:
             bad.append(f"{name} meets a cursor dot")
         if _circle_meets(g["ring"], 9 + 1, r):
             bad.append(f"{name} meets the ring")
-        for other in g["labels"][k + 1:]:
+        for other in g["labels"][k + 1 :]:
             o = _grown(other["box"], 1)
             if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
                 bad.append(f"{name} meets '{other['text']}'")
@@ -235,7 +258,9 @@ def test_slider_keys_read_the_kernels_and_c_equal_n_is_quadratic(watched, site_u
     assert_readouts(fig, shipped, "linear", N)
     # one chunk of N tokens: the within-chunk term is exactly unmasked quadratic attention, 2N²d
     chunk = amount(fig.locator("tr[data-term='chunk'] .f15b-value").inner_text())
-    assert chunk == pytest.approx(reassociation_costs(N, shipped["d_default"], shipped["d_default"])["madds_quadratic"], rel=0.006)
+    assert chunk == pytest.approx(
+        reassociation_costs(N, shipped["d_default"], shipped["d_default"])["madds_quadratic"], rel=0.006
+    )
     live = fig.locator(".fig-live").inner_text()
     assert f"C = {N:,}" in live and fig.locator(".f15b-ttotal").inner_text() in live
     assert f"fig-15b.c={N}" in page.url
@@ -305,8 +330,14 @@ def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, shipped):
     _, time, _ = assert_readouts(fig, shipped, "kda", c)
     assert "KDA (eq. 13)" in fig.locator(".fig-live").inner_text()
     grid = np.array(shipped["grid"])
-    kda = chunk_time_terms(shipped["n_tokens"], shipped["d_default"], grid, step_latency=shipped["latency_default"],
-                           form="kda", **hardware(shipped))
+    kda = chunk_time_terms(
+        shipped["n_tokens"],
+        shipped["d_default"],
+        grid,
+        step_latency=shipped["latency_default"],
+        form="kda",
+        **hardware(shipped),
+    )
     np.testing.assert_allclose(chart(page)[4][1], kda["total"], rtol=RTOL)
     page.keyboard.press("ArrowLeft")
     assert fig.locator("[role=radio][data-value='linear']").get_attribute("aria-checked") == "true"
@@ -328,7 +359,9 @@ def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
 def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    page.locator("#complexity .math-block math [data-sym='ck-chunk']").first.dispatch_event("pointerover")  # its middle is the C inside it
+    page.locator("#complexity .math-block math [data-sym='ck-chunk']").first.dispatch_event(
+        "pointerover"
+    )  # its middle is the C inside it
     assert fig.locator("tr[data-sym='ck-chunk'].sym-on").count() == 1
     fig.locator("tr[data-term='state'] th").hover()
     assert page.locator("#complexity .math-block math [data-sym='ck-state'].sym-on").count() >= 1
@@ -351,18 +384,32 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
         box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
         p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
 
-    assert_axe_clean_through(page, FIG, {
-        "KDA view by click": lambda p: fig.locator("[role=radio][data-value='kda']").click(),
-        "slider by keys (C = N)": lambda p: (fig.locator(".f15b-controls .k3-slider input").nth(1).focus(), p.keyboard.press("End")),
-        "latency by keys": lambda p: (fig.locator(".f15b-controls .k3-slider input").first.focus(), p.keyboard.press("End")),
-        "head width by click": lambda p: fig.locator("[role=radio][data-value='256']").click(),
-        "linear view by arrow key": lambda p: (fig.locator("[role=radio][data-value='kda']").focus(),
-                                               p.keyboard.press("ArrowLeft")),
-        "slider by click": slider_start,
-        "chart drag": drag,
-        "equation symbol hover": lambda p: p.locator("#complexity .math-block math [data-sym='ck-chunk']").first.hover(),
-        "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "KDA view by click": lambda p: fig.locator("[role=radio][data-value='kda']").click(),
+            "slider by keys (C = N)": lambda p: (
+                fig.locator(".f15b-controls .k3-slider input").nth(1).focus(),
+                p.keyboard.press("End"),
+            ),
+            "latency by keys": lambda p: (
+                fig.locator(".f15b-controls .k3-slider input").first.focus(),
+                p.keyboard.press("End"),
+            ),
+            "head width by click": lambda p: fig.locator("[role=radio][data-value='256']").click(),
+            "linear view by arrow key": lambda p: (
+                fig.locator("[role=radio][data-value='kda']").focus(),
+                p.keyboard.press("ArrowLeft"),
+            ),
+            "slider by click": slider_start,
+            "chart drag": drag,
+            "equation symbol hover": lambda p: p.locator(
+                "#complexity .math-block math [data-sym='ck-chunk']"
+            ).first.hover(),
+            "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
+        },
+    )
 
 
 def c_slider(fig):
@@ -400,10 +447,14 @@ def test_curve_labels_stay_clear_in_every_setting(watched, site_url, shipped, wi
     bad = []
     for k, (view, d, lat) in enumerate(settings):
         c = shipped["c"][(5 * k) % len(shipped["c"])]
-        page.evaluate("h => { location.hash = h; }", f"#fig-15b.view={view}&fig-15b.d={d}&fig-15b.lat={lat:g}&fig-15b.c={c}")
+        page.evaluate(
+            "h => { location.hash = h; }", f"#fig-15b.view={view}&fig-15b.d={d}&fig-15b.lat={lat:g}&fig-15b.c={c}"
+        )
         fig.locator(f"[role=radio][data-value='{view}'][aria-checked=true]").wait_for()
-        page.wait_for_function("t => document.querySelector('#fig-15b .f15b-table caption').textContent.includes(t)",
-                               arg=f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)")
+        page.wait_for_function(
+            "t => document.querySelector('#fig-15b .f15b-table caption').textContent.includes(t)",
+            arg=f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)",
+        )
         settle(page)
         g = page.evaluate(GEOMETRY, FIG)
         assert cursor_c(g) == c
@@ -424,7 +475,13 @@ def test_labels_and_plot_follow_a_resize(watched, site_url, shipped):
     g = page.evaluate(GEOMETRY, FIG)
     assert g["height"][0] == g["height"][1] == 300
     assert cursor_c(g) == 512 and label_collisions(g) == []
-    assert fig.locator(".f15b-plot g.xtick").all_text_contents() == ["1", "8", "64", "512", "4096"]  # every third power of two
+    assert fig.locator(".f15b-plot g.xtick").all_text_contents() == [
+        "1",
+        "8",
+        "64",
+        "512",
+        "4096",
+    ]  # every third power of two
 
 
 @pytest.mark.parametrize("width", [390, 640, 800, 1280])
@@ -496,7 +553,7 @@ def test_curves_are_drawn_as_plotly_drew_them(watched, site_url):
     to the plot area; the band a quarter-opaque green over the plot's height; the ring Plotly's
     open circle (radius 7.5, line 3)."""
     page, _ = watched
-    fig = open_figure(page, site_url, FIG)
+    open_figure(page, site_url, FIG)
     look = page.evaluate("""() => {
       const fig = document.getElementById('fig-15b'), cs = e => getComputedStyle(e);
       const curves = [...fig.querySelectorAll('.f15b-curve')].map(e => [e.dataset.curve, cs(e).strokeWidth, cs(e).strokeDasharray, cs(e).stroke]);
@@ -507,8 +564,12 @@ def test_curves_are_drawn_as_plotly_drew_them(watched, site_url):
               area: [plot.xaxis._length, plot.yaxis._length], band: [cs(band).opacity, band.height.baseVal.value],
               ring: [ring.r.baseVal.value, cs(ring).strokeWidth, cs(ring).fill, cs(ring).stroke], green: cs(band).fill};
     }""")
-    assert [c[:3] for c in look["curves"]] == [["steps", "2.5px", "none"], ["madds", "2.5px", "9px, 9px"],
-                                              ["tiles", "2.5px", "3px, 3px"], ["total", "4px", "none"]]
+    assert [c[:3] for c in look["curves"]] == [
+        ["steps", "2.5px", "none"],
+        ["madds", "2.5px", "9px, 9px"],
+        ["tiles", "2.5px", "3px, 3px"],
+        ["total", "4px", "none"],
+    ]
     assert len(look["keys"]) == 4
     assert [c[3] for c in look["curves"]] == look["keys"]  # the same colours as the table's line keys
     assert look["clip"] == [*look["area"], "hidden"]

@@ -1,6 +1,7 @@
 """FIG 16 · prefill vs decode: every mechanism × phase (by mouse and by keyboard) shows the
 kernel's counts and the terms they add up; the note under the table shows MLA's trade against
 softmax attention from the same counts; the context slider changes them; the state lives in the URL."""
+
 import itertools
 import re
 
@@ -29,7 +30,9 @@ def si_value(text: str) -> float:
 
 
 def assert_shows(fig, shipped, mech, phase, n):
-    assert fig.locator(f"[aria-label=Mechanism] [role=radio][data-value='{mech}']").get_attribute("aria-checked") == "true"
+    assert (
+        fig.locator(f"[aria-label=Mechanism] [role=radio][data-value='{mech}']").get_attribute("aria-checked") == "true"
+    )
     assert fig.locator(f"[aria-label=Phase] [role=radio][data-value='{phase}']").get_attribute("aria-checked") == "true"
     assert fig.locator(".k3-slider output").inner_text() == f"{n:,} tokens"
     costs = mechanism_costs(mech, phase, n, **shipped["constants"])
@@ -39,9 +42,15 @@ def assert_shows(fig, shipped, mech, phase, n):
     for region, key in PARTS.items():  # the terms listed under a count, when it has several
         terms = {k: float(v) for k, v in costs[key].items() if v}
         items = fig.locator(f"[data-region='{region}'] .f16-parts li")
-        shown = {items.nth(i).get_attribute("data-part"): si_value(items.nth(i).locator(".f16-part-value").inner_text())
-                 for i in range(items.count())}
-        assert shown == ({k: pytest.approx(v, rel=0.006) for k, v in terms.items()} if len(terms) > 1 else {}), (mech, phase, region)
+        shown = {
+            items.nth(i).get_attribute("data-part"): si_value(items.nth(i).locator(".f16-part-value").inner_text())
+            for i in range(items.count())
+        }
+        assert shown == ({k: pytest.approx(v, rel=0.006) for k, v in terms.items()} if len(terms) > 1 else {}), (
+            mech,
+            phase,
+            region,
+        )
     assert_trade(fig, phase, n, shipped)
     for m in (x["key"] for x in shipped["mechanisms"]):  # the comparison table, same phase and N
         other = mechanism_costs(m, phase, n, **shipped["constants"])
@@ -65,11 +74,14 @@ def assert_trade(fig, phase, n, shipped):
         assert reads and float(reads[1]) == pytest.approx(float(sm["reads"] / mla["reads"]), rel=0.006), note
         per = re.search(rf"{num} FLOPs per element read against {num}\.", note)
         assert per and [float(per[1]), float(per[2])] == pytest.approx(
-            [float(mla["flops"] / mla["reads"]), float(sm["flops"] / sm["reads"])], rel=0.006), note
+            [float(mla["flops"] / mla["reads"]), float(sm["flops"] / sm["reads"])], rel=0.006
+        ), note
         assert "memory traffic" in note and fig.locator(".f16-trade a[href='#attention-cost']").count() == 1
     else:
         share = re.search(rf"{num}% of them rebuilding keys and values from the latents", note)
-        assert share and float(share[1]) == pytest.approx(100 * float(mla["flops_parts"]["rebuild"] / mla["flops"]), rel=0.006), note
+        assert share and float(share[1]) == pytest.approx(
+            100 * float(mla["flops_parts"]["rebuild"] / mla["flops"]), rel=0.006
+        ), note
 
 
 def test_mla_prefill_read_shows_the_rebuilt_keys_and_values(watched, site_url, shipped):
@@ -81,7 +93,9 @@ def test_mla_prefill_read_shows_the_rebuilt_keys_and_values(watched, site_url, s
     read = fig.locator("[data-region='read']")
     rebuilt = read.locator("li[data-part='rebuilt']")
     assert "keys and values rebuilt from the latents" in rebuilt.inner_text()
-    assert si_value(rebuilt.locator(".f16-part-value").inner_text()) == pytest.approx(2 * n * c["heads"] * c["d_h"], rel=0.006)
+    assert si_value(rebuilt.locator(".f16-part-value").inner_text()) == pytest.approx(
+        2 * n * c["heads"] * c["d_h"], rel=0.006
+    )
     total = n * c["heads"] * c["d_h"] + n * c["d_c"] + 2 * n * c["heads"] * c["d_h"]
     assert si_value(read.locator(".f16-value").inner_text()) == pytest.approx(total, rel=0.006)
     assert "rebuilt" in read.locator(".f16-text").inner_text()
@@ -160,17 +174,28 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
             page.locator(f"{f} {selector}").focus()
             for k in keys:
                 page.keyboard.press(k)
+
         return act
 
-    assert_axe_clean_through(page, FIG, {
-        "clicking a mechanism": lambda page: page.locator(f"{f} [aria-label=Mechanism] [role=radio][data-value='mla']").click(),
-        "clicking a phase": lambda page: page.locator(f"{f} [aria-label=Phase] [role=radio][data-value='decode']").click(),
-        "arrow keys in the mechanism group": key_in("[aria-label=Mechanism] [role=radio][aria-checked=true]", "ArrowRight"),
-        "arrow keys in the phase group": key_in("[aria-label=Phase] [role=radio][aria-checked=true]", "ArrowLeft"),
-        "slider to its end": key_in(".k3-slider input", "End"),
-        "slider to its start": key_in(".k3-slider input", "Home", "ArrowRight"),
-        "history back": lambda page: (page.go_back(), page.wait_for_timeout(200)),
-    })
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "clicking a mechanism": lambda page: page.locator(
+                f"{f} [aria-label=Mechanism] [role=radio][data-value='mla']"
+            ).click(),
+            "clicking a phase": lambda page: page.locator(
+                f"{f} [aria-label=Phase] [role=radio][data-value='decode']"
+            ).click(),
+            "arrow keys in the mechanism group": key_in(
+                "[aria-label=Mechanism] [role=radio][aria-checked=true]", "ArrowRight"
+            ),
+            "arrow keys in the phase group": key_in("[aria-label=Phase] [role=radio][aria-checked=true]", "ArrowLeft"),
+            "slider to its end": key_in(".k3-slider input", "End"),
+            "slider to its start": key_in(".k3-slider input", "Home", "ArrowRight"),
+            "history back": lambda page: (page.go_back(), page.wait_for_timeout(200)),
+        },
+    )
 
 
 @pytest.mark.parametrize("phase", ["prefill", "decode"])

@@ -1,5 +1,8 @@
 """FIG 17 · playground: each attention stage and each delta-rule token shows exactly the kernels'
 intermediates; symbols link both ways with the §02, §06 and §17 equations, by hover and by focus."""
+
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -44,18 +47,22 @@ def assert_attention_stage(fig, kernel, s):
         assert np.array(O) == pytest.approx(att["output"], abs=TOL)
     else:
         assert all(c == "·" for row in O for c in row)
-    assert fig.locator(".f17-col").first.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(s)
+    assert fig.locator(".f17-col").first.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(
+        s
+    )
 
 
 def assert_delta_token(fig, kernel, t):
     dr = kernel["dr"]
     vec, *grids = tables_numbers(fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table")
     expect = [kernel["k"][t], kernel["v"][t], dr["read"][t], dr["error"][t], kernel["q"][t], dr["output"][t]]
-    for shown, want in zip(vec, expect):
+    for shown, want in zip(vec, expect, strict=True):
         assert shown == pytest.approx(want, abs=TOL)
     for grid, key in zip(grids, ["state_prev", "write", "state"], strict=True):
         assert np.array(grid) == pytest.approx(dr[key][t], abs=TOL)
-    assert fig.locator(".f17-col").nth(1).locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
+    assert fig.locator(".f17-col").nth(1).locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(
+        t
+    )
 
 
 def test_attention_stages_by_mouse_and_keyboard(watched, site_url, kernel):
@@ -148,17 +155,35 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     tokens = fig.locator(".f17-col").nth(1).locator("[role=radio]")
     # every attention stage and every delta-rule token by click (each draws different cells), then keys and symbols
     acts = {f"attention stage {s + 1} by click": (lambda i: lambda p: stages.nth(i).click())(s) for s in range(5)}
-    acts.update({f"delta token {t + 1} by click": (lambda i: lambda p: tokens.nth(i).click())(t)
-                 for t in range(len(kernel["k"]))})
-    acts.update({
-        "attention stage by keys": lambda p: (stages.nth(4).focus(), p.keyboard.press("Home"), p.keyboard.press("ArrowRight")),
-        "delta token by keys": lambda p: (tokens.first.focus(), p.keyboard.press("End"), p.keyboard.press("ArrowLeft")),
-        "equation symbol hover (mask)": lambda p: p.locator("#playground .math-block math [data-sym='att-mask']").first.hover(),
-        "symbol chip focus (error)": lambda p: p.locator("#playground .sym-chip[data-sym='dr-error']").first.focus(),
-        "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] tbody td").first.hover(),
-        "figure chip focus (beta)": lambda p: fig.locator(".f17-beta[data-sym='dr-beta']").focus(),
-        "stage focus (softmax)": lambda p: fig.locator("[role=radio][data-sym='att-softmax']").focus(),
-    })
+    acts.update(
+        {
+            f"delta token {t + 1} by click": (lambda i: lambda p: tokens.nth(i).click())(t)
+            for t in range(len(kernel["k"]))
+        }
+    )
+    acts.update(
+        {
+            "attention stage by keys": lambda p: (
+                stages.nth(4).focus(),
+                p.keyboard.press("Home"),
+                p.keyboard.press("ArrowRight"),
+            ),
+            "delta token by keys": lambda p: (
+                tokens.first.focus(),
+                p.keyboard.press("End"),
+                p.keyboard.press("ArrowLeft"),
+            ),
+            "equation symbol hover (mask)": lambda p: p.locator(
+                "#playground .math-block math [data-sym='att-mask']"
+            ).first.hover(),
+            "symbol chip focus (error)": lambda p: p.locator(
+                "#playground .sym-chip[data-sym='dr-error']"
+            ).first.focus(),
+            "figure part hover (write)": lambda p: fig.locator("table[data-sym='dr-write'] tbody td").first.hover(),
+            "figure chip focus (beta)": lambda p: fig.locator(".f17-beta[data-sym='dr-beta']").focus(),
+            "stage focus (softmax)": lambda p: fig.locator("[role=radio][data-sym='att-softmax']").focus(),
+        }
+    )
     assert_axe_clean_through(page, FIG, acts)
 
 
@@ -166,7 +191,8 @@ def heat_cells(table):
     """(sign, strength %) of each body cell of a heat table, row by row; None for a text cell."""
     return table.locator("tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.dataset.sign ? "
-        "[td.dataset.sign, parseFloat(td.style.getPropertyValue('--heat'))] : null))")
+        "[td.dataset.sign, parseFloat(td.style.getPropertyValue('--heat'))] : null))"
+    )
 
 
 def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site_url, kernel):
@@ -176,8 +202,17 @@ def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site
     fig = open_figure(page, site_url, FIG, "#fig-17.att=3")
     data = kernel["data"]
     att = kernel["att"]
-    shown = [kernel["q"], kernel["k"], kernel["v"], att["raw_scores"], att["weights"], att["output"],
-             kernel["dr"]["state"], kernel["dr"]["write"], kernel["dr"]["error"]]
+    shown = [
+        kernel["q"],
+        kernel["k"],
+        kernel["v"],
+        att["raw_scores"],
+        att["weights"],
+        att["output"],
+        kernel["dr"]["state"],
+        kernel["dr"]["write"],
+        kernel["dr"]["error"],
+    ]
     scale = max(np.max(np.abs(x[np.isfinite(x)])) for x in shown)
     assert data["heat_scale"] == pytest.approx(scale, rel=1e-9)
     tables = fig.locator(".f17-mats table")
@@ -295,7 +330,7 @@ def test_grids_side_by_side_start_their_rows_level(watched, site_url, width, num
         show_numbers(fig)
     pairs = 0
     for tables in page.evaluate(ROWS_JS):
-        for a, b in zip(tables, tables[1:]):
+        for a, b in pairwise(tables):
             if a["top"] < b["bottom"] and b["top"] < a["bottom"]:  # on one line
                 pairs += 1
                 assert b["row"] == pytest.approx(a["row"], abs=1), (width, a["name"], b["name"])
@@ -341,7 +376,8 @@ def test_a_cells_value_bubble_leaves_the_labels_in_view(watched, site_url, width
 
 
 def _contrast(page, a_css: str, b_css: str) -> float:
-    return page.evaluate("""([a, b]) => {
+    return page.evaluate(
+        """([a, b]) => {
       const probe = document.createElement('i'); document.querySelector('#fig-17').appendChild(probe);
       const rgb = c => { probe.style.color = ''; probe.style.color = c;
         const m = getComputedStyle(probe).color.match(/[\\d.]+/g).map(Number);
@@ -350,7 +386,9 @@ def _contrast(page, a_css: str, b_css: str) -> float:
         return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
       const [x, y] = [lum(a), lum(b)]; probe.remove();
       return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
-    }""", [a_css, b_css])
+    }""",
+        [a_css, b_css],
+    )
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

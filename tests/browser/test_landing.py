@@ -8,6 +8,7 @@ into view below the sticky strip once the page settles, with smooth scrolling an
 motion; Back returns to where the reader was; and a long jump of any other kind (scrollIntoView,
 the End key, window.scrollTo) leaves what the reader looks at where it landed, with the figures in
 view started."""
+
 from __future__ import annotations
 
 import pytest
@@ -27,17 +28,21 @@ IN_VIEW = """f => f.checkVisibility({contentVisibilityAuto: true})
 # Resolves once the page has stopped moving: the scroll position and the page's height the same
 # for 20 frames in a row (a glide, a section laid out, a figure starting or the math font arriving
 # all change one or the other), and every figure in view drawn.
-SETTLED_JS = """() => new Promise((resolve, reject) => {
+SETTLED_JS = (
+    """() => new Promise((resolve, reject) => {
   let last = '', same = 0;
   const gaveUp = setTimeout(() => reject(new Error('the page never settled: ' + last)), 15000);
   const tick = () => {
-    const inView = [...document.querySelectorAll('figure[data-src]')].filter(""" + IN_VIEW + """);
+    const inView = [...document.querySelectorAll('figure[data-src]')].filter("""
+    + IN_VIEW
+    + """);
     const now = scrollY + ' ' + document.documentElement.scrollHeight + ' ' + inView.map(f => f.dataset.ready).join();
     same = now === last && inView.every(f => f.dataset.ready === 'true') ? same + 1 : 0;
     last = now;
     if (same >= 20) { clearTimeout(gaveUp); resolve(); } else requestAnimationFrame(tick);
   };
   tick(); })"""
+)
 
 # Where a heading or figure title sits, against the strip's bottom edge and the window's bottom.
 BOX_JS = """sel => {
@@ -124,9 +129,12 @@ def test_far_links_land_from_the_top_the_middle_and_the_end(watched, site_url, s
             missed[f"{where} → {target}"] = box
     for fig in (figures[0], figures[len(figures) // 2], figures[-1]):
         fresh(page, site_url, size, motion)
-        page.evaluate("""id => { const a = document.createElement('a'); a.href = '#' + id; a.id = 'test-link';
+        page.evaluate(
+            """id => { const a = document.createElement('a'); a.href = '#' + id; a.id = 'test-link';
             a.textContent = 'go'; a.style.cssText = 'position: fixed; right: 0; bottom: 0; z-index: 99';
-            document.body.appendChild(a); }""", fig)
+            document.body.appendChild(a); }""",
+            fig,
+        )
         page.locator("#test-link").click()
         page.evaluate(SETTLED_JS)
         box = page.evaluate(BOX_JS, title_of(fig))
@@ -154,14 +162,20 @@ def test_back_returns_to_where_the_reader_was(watched, site_url, size):
     # from the middle of the article: a paragraph of §05 at the top of the window, then a stage far below
     fresh(page, site_url, size)
     para = "section.section:nth-of-type(1) p"
-    page.evaluate("() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').scrollIntoView({behavior: 'instant'})")
+    page.evaluate(
+        "() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').scrollIntoView({behavior: 'instant'})"
+    )
     page.evaluate(SETTLED_JS)
-    before = page.evaluate("() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').getBoundingClientRect().top")
+    before = page.evaluate(
+        "() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').getBoundingClientRect().top"
+    )
     page.locator("a[data-journey='verdicts']").click()
     page.evaluate(SETTLED_JS)
     page.go_back()
     page.evaluate(SETTLED_JS)
-    after = page.evaluate("() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').getBoundingClientRect().top")
+    after = page.evaluate(
+        "() => document.querySelectorAll('section.section')[4].querySelector(':scope > p').getBoundingClientRect().top"
+    )
     assert abs(after - before) <= 3, para
 
 
@@ -182,7 +196,10 @@ JUMPS = {
 
 
 # What the first frame after a jump painted: read in the callback of the second frame after it.
-PAINTED_MIDDLE_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r((" + MIDDLE_JS + ")()))))"
+PAINTED_MIDDLE_JS = (
+    "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r((" + MIDDLE_JS + ")()))))"
+)
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_long_jump_leaves_the_view_where_it_landed(watched, site_url, size):
@@ -198,7 +215,9 @@ def test_a_long_jump_leaves_the_view_where_it_landed(watched, site_url, size):
         if jump:
             page.evaluate(jump)
         else:
-            page.evaluate("() => { window.__ended = new Promise(r => addEventListener('scrollend', r, {once: true})); }")
+            page.evaluate(
+                "() => { window.__ended = new Promise(r => addEventListener('scrollend', r, {once: true})); }"
+            )
             page.keyboard.press("End")
             page.evaluate("() => window.__ended")
         landed = page.evaluate(PAINTED_MIDDLE_JS)
@@ -208,8 +227,10 @@ def test_a_long_jump_leaves_the_view_where_it_landed(watched, site_url, size):
             moved[name] = (landed, now)
         if name in ("to the end", "End key"):
             assert page.evaluate("scrollY + innerHeight >= document.documentElement.scrollHeight - 1"), name
-        unstarted = page.evaluate("() => [...document.querySelectorAll('figure[data-src]')].filter(" + IN_VIEW + ")"
-                                  ".filter(f => f.dataset.ready !== 'true').map(f => f.id)")
+        unstarted = page.evaluate(
+            "() => [...document.querySelectorAll('figure[data-src]')].filter(" + IN_VIEW + ")"
+            ".filter(f => f.dataset.ready !== 'true').map(f => f.id)"
+        )
         assert unstarted == [], name
     assert moved == {}
 

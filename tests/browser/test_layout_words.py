@@ -1,5 +1,6 @@
 """Words that say where a panel sits hold at both widths: beside (first on the left) on a desktop,
 stacked on a phone, or below at every width, as the prose, captions and text alternatives say."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,23 +14,67 @@ BOX_JS = """([a, b]) => [a, b].map(s => { const r = document.querySelector(s).ge
 
 # (figure, first, second, how they sit on a 1280 px desktop and a 390 px phone, words that say so, where)
 CASES = [
-    ("fig-03", ".f03-left", ".f03-right", "beside", "stacked",
-     "On the left (on top, on a phone), the $N \\times N$ score matrix", "03-attention-cost.md"),
-    ("fig-07", ".f07-pair > .f07-side:not(.f07-gated)", ".f07-plot", "beside", "stacked",
-     "Beside the grids (under them, on a phone), a small plot", "07-gated-deltanet.md"),
-    ("fig-11", ".f11-load-left", ".f11-balance-box", "beside", "stacked",
-     "beside its load bars (under them, on a phone)", "11-moe.md"),
-    ("fig-12", ".f12-t-plain", ".f12-t-attn", "beside", "stacked",
-     "In the *Plain residual* bar (on the left, or on top on a phone)", "12-attention-residuals.md"),
-    ("fig-17", ".f17-att", ".f17-dr", "beside", "stacked",
-     "The first column (on the left, or on top on a phone) is causal softmax attention", "17-playground.md"),
-    ("fig-08", ".f08-viewport", ".f08-demo", "stacked", "stacked",
-     "A live demo below the diagram feeds the same seeded inputs", "08-kda.md"),
+    (
+        "fig-03",
+        ".f03-left",
+        ".f03-right",
+        "beside",
+        "stacked",
+        "On the left (on top, on a phone), the $N \\times N$ score matrix",
+        "03-attention-cost.md",
+    ),
+    (
+        "fig-07",
+        ".f07-pair > .f07-side:not(.f07-gated)",
+        ".f07-plot",
+        "beside",
+        "stacked",
+        "Beside the grids (under them, on a phone), a small plot",
+        "07-gated-deltanet.md",
+    ),
+    (
+        "fig-11",
+        ".f11-load-left",
+        ".f11-balance-box",
+        "beside",
+        "stacked",
+        "beside its load bars (under them, on a phone)",
+        "11-moe.md",
+    ),
+    (
+        "fig-12",
+        ".f12-t-plain",
+        ".f12-t-attn",
+        "beside",
+        "stacked",
+        "In the *Plain residual* bar (on the left, or on top on a phone)",
+        "12-attention-residuals.md",
+    ),
+    (
+        "fig-17",
+        ".f17-att",
+        ".f17-dr",
+        "beside",
+        "stacked",
+        "The first column (on the left, or on top on a phone) is causal softmax attention",
+        "17-playground.md",
+    ),
+    (
+        "fig-08",
+        ".f08-viewport",
+        ".f08-demo",
+        "stacked",
+        "stacked",
+        "A live demo below the diagram feeds the same seeded inputs",
+        "08-kda.md",
+    ),
 ]
 
 
 @pytest.mark.parametrize("fig,first,second,desktop,phone,words,section", CASES, ids=[c[0] for c in CASES])
-def test_where_a_panel_sits_is_where_the_words_say(watched, site_url, fig, first, second, desktop, phone, words, section):
+def test_where_a_panel_sits_is_where_the_words_say(
+    watched, site_url, fig, first, second, desktop, phone, words, section
+):
     assert words in article.flat(article.prose(section))
     page, _ = watched
     for width, how in ((1280, desktop), (390, phone)):

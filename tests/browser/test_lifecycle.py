@@ -3,6 +3,7 @@ never on restore, playing stops off-screen, and the state types repair a hand-ed
 
 Driven through K3.figure(id), the runtime's handle on a started figure, so the check is the same
 for all twenty figures and does not depend on any one figure's controls."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,10 +20,13 @@ OTHER_VALUE_JS = """
 }
 """
 
-ACT_JS = """
+ACT_JS = (
+    """
 ([id, how, times]) => {
   const f = K3.figure(id), live = document.querySelector('#' + id + ' .fig-live');
-  const other = """ + OTHER_VALUE_JS + """;
+  const other = """
+    + OTHER_VALUE_JS
+    + """;
   const key = Object.keys(f.schema).find(k => other(f.schema[k], f.state()[k]) !== null);
   live.textContent = '';
   let pushes = 0;
@@ -33,6 +37,7 @@ ACT_JS = """
   return {key, added: pushes, said: live.textContent, value: JSON.stringify(f.state()[key])};
 }
 """
+)
 
 
 @pytest.fixture
@@ -44,8 +49,9 @@ def all_started(watched_shared, site_url):
     if page.url.split("#")[0] != site_url + "index.html":
         page.goto(site_url + "index.html")
         page.evaluate("K3.initAll()")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
-                           timeout=60000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')", timeout=60000
+    )
     ids = page.evaluate("() => [...document.querySelectorAll('figure[data-src]')].map(f => f.id)")
     return page, ids
 
@@ -63,7 +69,9 @@ def test_one_history_rule_and_narration_on_user_actions_only(all_started):
         assert click["added"] == 1 and click["said"].strip(), (fid, click)  # a discrete action: one entry, narrated
         drag = page.evaluate(ACT_JS, [fid, "drag", 3])
         assert drag["added"] == 1 and drag["said"].strip(), (fid, drag)  # a continuous gesture: one entry for all of it
-        page.evaluate("id => { K3._.hash.endGesture(); document.querySelector('#' + id + ' .fig-live').textContent = ''; }", fid)
+        page.evaluate(
+            "id => { K3._.hash.endGesture(); document.querySelector('#' + id + ' .fig-live').textContent = ''; }", fid
+        )
         page.go_back()  # back to the state after the click, restored without a word
         restored = page.evaluate("([id, key]) => JSON.stringify(K3.figure(id).state()[key])", [fid, click["key"]])
         assert restored == click["value"], fid
@@ -101,9 +109,12 @@ def test_a_playing_stepper_stops_off_screen(watched, site_url):
     assert page.evaluate("() => JSON.stringify(K3.figure('fig-04').state())") == step
 
 
-RESTART_JS = """
+RESTART_JS = (
+    """
 async (ids) => {
-  const other = """ + OTHER_VALUE_JS + """;
+  const other = """
+    + OTHER_VALUE_JS
+    + """;
   const out = {};
   for (const id of ids) {
     const f = K3.figure(id);
@@ -118,6 +129,7 @@ async (ids) => {
   return out;
 }
 """
+)
 
 
 def test_a_destroyed_figure_starts_again_in_the_state_it_was_in(all_started):

@@ -1,4 +1,5 @@
 """The article page as a whole: sections, journey strip, lazy Plotly, symbol links, accessibility."""
+
 import re
 
 import pytest
@@ -22,7 +23,9 @@ def article_started(page, site_url, width=1280):
     elif page.viewport_size["width"] != width or page.url.split("#", 1)[1:] not in ([], [""]):
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate("() => { location.hash = '#'; }")
-        page.evaluate("() => Promise.all([...document.querySelectorAll('figure[data-src]')].map(f => K3._.restart(f.id)))")
+        page.evaluate(
+            "() => Promise.all([...document.querySelectorAll('figure[data-src]')].map(f => K3._.restart(f.id)))"
+        )
     page.evaluate("K3.initAll()")
     page.wait_for_function(ALL_READY_JS, timeout=60000)
 
@@ -97,8 +100,9 @@ def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
     page.goto((site_dir / "index.html").as_uri())
     page.evaluate("K3.initAll()")
     live = page.locator("figure[data-src]")
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
-                           timeout=30000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')", timeout=30000
+    )
     assert live.count() >= 1
     page.evaluate("K3.initAll()")  # asking again starts nothing twice
     assert page.evaluate("() => [...document.querySelectorAll('.fig-mount')].every(m => m.childElementCount <= 1)")
@@ -190,8 +194,9 @@ def test_no_layout_shift_while_reading_through(watched, site_url):
     for _ in range(500):  # the page grows as skipped sections are laid out, so scroll until the end
         if page.evaluate(READ_ON_JS):
             break
-    page.wait_for_function("() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')",
-                           timeout=30000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure[data-src]')].every(f => f.dataset.ready === 'true')", timeout=30000
+    )
     page.wait_for_timeout(300)
     assert page.evaluate("window.__cls") == pytest.approx(0, abs=0.01)
 
@@ -217,10 +222,14 @@ def _k3_layout(site_dir):
 
 SHARED_LINKS = {  # figures a shared link restores taller than their reserved space
     "fig-09 K3 preset, phone": (390, lambda d: f"#fig-09&fig-09.layout={_k3_layout(d)}"),
-    "fig-14 all open": (1280, lambda d: "#fig-14&fig-14.open=" + ",".join(
-        n["id"] for n in shipped_data(d, "fig-14")["nodes"])),
-    "fig-18 all open, phone": (390, lambda d: "#fig-18&fig-18.open=" + ",".join(
-        v["id"] for v in shipped_data(d, "fig-18")["verdicts"])),
+    "fig-14 all open": (
+        1280,
+        lambda d: "#fig-14&fig-14.open=" + ",".join(n["id"] for n in shipped_data(d, "fig-14")["nodes"]),
+    ),
+    "fig-18 all open, phone": (
+        390,
+        lambda d: "#fig-18&fig-18.open=" + ",".join(v["id"] for v in shipped_data(d, "fig-18")["verdicts"]),
+    ),
     "fig-01 layer open, phone": (390, lambda d: "#fig-01&fig-01.layer=open"),
 }
 
@@ -262,8 +271,9 @@ def test_charts_follow_a_colour_scheme_change_and_keep_their_state(watched, site
     page.emulate_media(color_scheme="dark")
     dark = page.evaluate(ink)
     assert dark != light
-    page.wait_for_function(f"() => document.querySelector('#fig-15[data-ready=\"true\"] .js-plotly-plot')"
-                           f" && ({font})() === ({ink})()")
+    page.wait_for_function(
+        f"() => document.querySelector('#fig-15[data-ready=\"true\"] .js-plotly-plot') && ({font})() === ({ink})()"
+    )
     assert page.locator("#fig-15 .js-plotly-plot").count() == 2  # drawn again, not twice (one chart per quantity)
     assert page.locator("#fig-15 [role=radio][aria-checked=true]").get_attribute("data-value") == "memory"
 
@@ -304,8 +314,10 @@ def test_every_figure_symbol_is_a_known_symbol(watched_shared, site_url, root):
 
 # Text that holds maths: a Greek letter, a sub/superscript character, "=", "(", "_" or "^", or a
 # letter standing alone as a symbol ("keys k", "N×N"; the words "a", "A" and "I" excepted).
-MATH_TEXT = r"[\u0370-\u03FF\u1F00-\u1FFF\u00B2\u00B3\u00B9\u2070-\u209F\u1D2C-\u1D6A=(_^\u2211\u221A]" \
+MATH_TEXT = (
+    r"[\u0370-\u03FF\u1F00-\u1FFF\u00B2\u00B3\u00B9\u2070-\u209F\u1D2C-\u1D6A=(_^\u2211\u221A]"
     r"|(^|[^\p{L}\p{N}'\u2019])(?![aAI](?![\p{L}\p{N}]))\p{L}(?![\p{L}\p{N}'\u2019])"
+)
 CASED_MATH_JS = """re => { const math = new RegExp(re, 'u'), out = [];
   for (const el of document.querySelectorAll('body *')) {
     if (el.closest('.visually-hidden, script, style')) continue;
@@ -339,21 +351,35 @@ RUN_TOGETHER = r"(?<![\w.])[A-Za-z]*[a-z]{2}[.!?][A-Z][a-z]+\b"
 def test_no_two_sentences_run_together(watched_shared, site_url):
     page, _ = watched_shared
     article_started(page, site_url)
-    page.evaluate("() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; d.dataset.scan = ''; })")
+    page.evaluate(
+        "() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; d.dataset.scan = ''; })"
+    )
     # innerText is the text as laid out: every section is laid out for the scan (each one skips
     # layout until it nears the viewport, base.css); the shared page gets its layout back after
     page.evaluate("""() => { const s = document.createElement('style'); s.id = 'lay-out-all';
         s.textContent = 'section.section { content-visibility: visible !important; }'; document.head.append(s); }""")
-    found = page.evaluate("""re => { const rx = new RegExp(re, 'g'), out = [];
+    found = page.evaluate(
+        """re => { const rx = new RegExp(re, 'g'), out = [];
         for (const root of document.querySelectorAll('.section')) {
           const text = root.innerText; let m;
           while ((m = rx.exec(text))) out.push(`${(root.closest('[id]') || {}).id}: ${text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 10)}`);
         }
-        return out; }""", RUN_TOGETHER)
+        return out; }""",
+        RUN_TOGETHER,
+    )
     assert found == []
-    page.evaluate("() => { document.querySelector('#fig-03 .fig-mount').append('Gated DeltaNet.', document.createElement('span')); "
-                  "document.querySelector('#fig-03 .fig-mount').lastChild.textContent = 'The end'; }")
-    assert len(page.evaluate(f"re => [...document.querySelector('#fig-03').innerText.matchAll(new RegExp(re, 'g'))]", RUN_TOGETHER)) == 1
+    page.evaluate(
+        "() => { document.querySelector('#fig-03 .fig-mount').append('Gated DeltaNet.', document.createElement('span')); "
+        "document.querySelector('#fig-03 .fig-mount').lastChild.textContent = 'The end'; }"
+    )
+    assert (
+        len(
+            page.evaluate(
+                "re => [...document.querySelector('#fig-03').innerText.matchAll(new RegExp(re, 'g'))]", RUN_TOGETHER
+            )
+        )
+        == 1
+    )
     page.evaluate("""() => { document.getElementById('lay-out-all').remove();
         document.querySelectorAll('details[data-scan]').forEach(d => { d.open = false; delete d.dataset.scan; });
         return K3._.restart('fig-03'); }""")

@@ -2,6 +2,7 @@
 is wider than its column either fits, or scrolls sideways and shows that it does (a faded edge and
 a "scroll →" hint, drawn by 60-page.js + base.css from data-overflow), and no figure scrolls a
 region by itself."""
+
 import pytest
 
 from k3explainer.reserve import state_hashes
@@ -75,8 +76,11 @@ FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimation
 def problems_as_read(page) -> list[dict]:
     found = []
     for sid in page.eval_on_selector_all("section.section", "els => els.map(e => e.id)"):
-        page.evaluate("""id => { const s = document.getElementById(id);
-            s.querySelectorAll('details').forEach(d => { d.open = true; }); s.scrollIntoView({behavior: 'instant'}); }""", sid)
+        page.evaluate(
+            """id => { const s = document.getElementById(id);
+            s.querySelectorAll('details').forEach(d => { d.open = true; }); s.scrollIntoView({behavior: 'instant'}); }""",
+            sid,
+        )
         page.evaluate(FRAMES_JS)
         page.evaluate("id => K3.markScrollers(document.getElementById(id))", sid)
         found += page.evaluate(PROBLEMS_JS, f"#{sid}")
@@ -125,13 +129,17 @@ def test_the_affordance_follows_the_reader_and_leaves_when_it_fits(page, site_ur
     page.wait_for_function("el => el.dataset.overflow === 'start'", arg=block.element_handle())
     assert block.get_attribute("tabindex") == "0"  # reachable by keyboard while it scrolls
     # with the affordance removed the page check reports it
-    page.add_style_tag(content="#kimi-k3 .math-block { mask-image: none !important; -webkit-mask-image: none !important; }")
+    page.add_style_tag(
+        content="#kimi-k3 .math-block { mask-image: none !important; -webkit-mask-image: none !important; }"
+    )
     page.evaluate("el => { el.scrollLeft = 0; }", block.element_handle())
     found = summary(page.evaluate(PROBLEMS_JS, "#kimi-k3"))
     assert "div.math-block: scrolls without a visible affordance" in found["text:kimi-k3"]
     page.evaluate("el => { el.style.maxWidth = ''; }", block.element_handle())
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.wait_for_function("el => !el.hasAttribute('data-overflow') && !el.hasAttribute('tabindex')", arg=block.element_handle())
+    page.wait_for_function(
+        "el => !el.hasAttribute('data-overflow') && !el.hasAttribute('tabindex')", arg=block.element_handle()
+    )
 
 
 def test_a_wide_equation_breaks_between_terms_on_a_phone(page, site_url):

@@ -1,6 +1,7 @@
 """The explainer `k3explainer new` makes works in the browser as built: its figure starts from
 its page, the slider moves by keyboard, every shown probability is the builder's, the equation's
 symbols light the figure, and axe finds nothing serious."""
+
 import pytest
 
 from k3explainer.cli import main
@@ -14,7 +15,9 @@ pytestmark = pytest.mark.browser
 def starter(tmp_path_factory, root):
     base = tmp_path_factory.mktemp("starter")
     assert main(["new", str(base / "project")]) == 0
-    server, url, data = serve_project(base / "project", base / "site", root / "node_modules" / "axe-core" / "axe.min.js")
+    server, url, data = serve_project(
+        base / "project", base / "site", root / "node_modules" / "axe-core" / "axe.min.js"
+    )
     yield url, data
     server.shutdown()
 

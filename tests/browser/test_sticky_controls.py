@@ -1,6 +1,7 @@
 """A tall figure's control row (k3-sticky) stays in reach on a phone: scrolled down through what
 it changes, the row sits just under the journey strip, uncovered, and a tap on it works; it leaves
 with the end of the part it sticks in, and on a desktop it stays in the flow."""
+
 import pytest
 
 from .support import open_figure
@@ -25,7 +26,10 @@ PART = """const partOf = bar => { let p = bar.parentElement;
   return p; };"""
 
 # The row, its part, the control, and what lies on top of the control's centre.
-GEOMETRY_JS = """([id, row, control]) => { """ + PART + """
+GEOMETRY_JS = (
+    """([id, row, control]) => { """
+    + PART
+    + """
   const bar = document.querySelector('#' + id + ' ' + row), ctl = bar.querySelector(control);
   const r = bar.getBoundingClientRect(), c = ctl.getBoundingClientRect(), part = partOf(bar).getBoundingClientRect();
   const x = c.left + c.width / 2, y = c.top + c.height / 2, hit = document.elementFromPoint(x, y);
@@ -33,15 +37,20 @@ GEOMETRY_JS = """([id, row, control]) => { """ + PART + """
           strip: document.querySelector('.journey').getBoundingClientRect().bottom,
           uncovered: !!hit && ctl.contains(hit), position: getComputedStyle(bar).position};
 }"""
+)
 
 # Scroll at once (the page scrolls smoothly unless told otherwise) so that the point `f` of the
 # way down the row's part of the figure is at the middle of the window, or (f = null) so that the
 # part's end is just under the top of the window.
-SCROLL_JS = """([id, row, f]) => { """ + PART + """
+SCROLL_JS = (
+    """([id, row, f]) => { """
+    + PART
+    + """
   const part = partOf(document.querySelector('#' + id + ' ' + row)).getBoundingClientRect();
   scrollBy({top: f === null ? part.bottom - 10 : part.top + part.height * f - innerHeight / 2, behavior: "instant"});
   return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 }"""
+)
 
 
 @pytest.mark.parametrize("name", ROWS)
@@ -60,7 +69,11 @@ def test_the_controls_stay_in_reach_on_a_phone(watched, site_url, name):
     after = page.evaluate("id => JSON.stringify(K3.figure(id).state())", fig_id)
     assert after != before
     still = page.evaluate(GEOMETRY_JS, [fig_id, row, control])  # the row stays put for the next tap
-    assert (still["top"], still["y"], still["uncovered"]) == (pytest.approx(at["top"], abs=1), pytest.approx(at["y"], abs=1), True)
+    assert (still["top"], still["y"], still["uncovered"]) == (
+        pytest.approx(at["top"], abs=1),
+        pytest.approx(at["y"], abs=1),
+        True,
+    )
     page.evaluate(SCROLL_JS, [fig_id, row, None])  # the part's end has gone up under the strip: the row went with it
     gone = page.evaluate(GEOMETRY_JS, [fig_id, row, control])
     assert gone["partBottom"] < gone["strip"] and gone["bottom"] <= gone["partBottom"] + 1

@@ -1,4 +1,5 @@
 """The sticky journey strip: one compact line, anchors land below it, and it shows when it scrolls."""
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -14,14 +15,20 @@ TITLE_JS = """id => {
 SETTLE_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))))"
 # Both ways to a figure in one round trip: the page's own click handler on an in-page link, then
 # (from the top, the hash cleared) the browser's fragment navigation; the title's box after each.
-BOTH_WAYS_JS = """async id => {
-  const settle = """ + SETTLE_JS + """, title = """ + TITLE_JS + """;
+BOTH_WAYS_JS = (
+    """async id => {
+  const settle = """
+    + SETTLE_JS
+    + """, title = """
+    + TITLE_JS
+    + """;
   const a = document.getElementById('test-link'); a.href = '#' + id; a.click();
   await settle(); const link = title(id);
   scrollTo(0, 0); history.replaceState(null, '', location.pathname);
   location.hash = id;
   await settle(); return [link, title(id)];
 }"""
+)
 
 
 def figure_ids(page):
@@ -57,8 +64,11 @@ def test_a_shared_link_lands_below_the_strip_on_a_fresh_load(page, site_url, siz
     page.set_viewport_size(WIDTHS[size])
     page.emulate_media(reduced_motion="reduce")
     page.goto(site_url + "index.html#fig-10")
-    page.wait_for_function("""() => { const t = document.getElementById('fig-10-title').getBoundingClientRect();
-        return t.top > 0 && t.top < innerHeight / 2; }""", timeout=10000)
+    page.wait_for_function(
+        """() => { const t = document.getElementById('fig-10-title').getBoundingClientRect();
+        return t.top > 0 && t.top < innerHeight / 2; }""",
+        timeout=10000,
+    )
     page.wait_for_timeout(300)
     assert below_strip(page.evaluate(TITLE_JS, "fig-10"))
 
@@ -69,7 +79,9 @@ def test_the_strip_is_one_compact_line_and_its_height_drives_the_anchor_offset(p
     page.goto(site_url + "index.html")
     height = page.evaluate("document.querySelector('.journey').getBoundingClientRect().height")
     assert height <= 44
-    tops = page.eval_on_selector_all(".journey-stop a", "els => els.map(a => Math.round(a.getBoundingClientRect().top))")
+    tops = page.eval_on_selector_all(
+        ".journey-stop a", "els => els.map(a => Math.round(a.getBoundingClientRect().top))"
+    )
     assert len(set(tops)) == 1  # one line
     var = page.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--strip-h'))")
     assert var == pytest.approx(height, abs=1)

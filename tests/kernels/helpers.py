@@ -1,4 +1,5 @@
 """Shared seeded inputs and hypothesis settings for the kernel tests."""
+
 import numpy as np
 from hypothesis import settings
 

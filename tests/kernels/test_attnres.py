@@ -74,8 +74,14 @@ def test_block_source_counts(n_layers, block_size, n_sources):
     D = 3
     rng = np.random.default_rng(4)
     layers = [lambda h: 0.5 * h] * n_layers
-    r = block_attention_residuals(np.ones(D), layers, rng.standard_normal((n_layers, D)), np.ones(D),
-                                  block_size=block_size, final_query=rng.standard_normal(D))
+    r = block_attention_residuals(
+        np.ones(D),
+        layers,
+        rng.standard_normal((n_layers, D)),
+        np.ones(D),
+        block_size=block_size,
+        final_query=rng.standard_normal(D),
+    )
     expected = [1 + l // block_size + (l % block_size > 0) for l in range(n_layers)]
     assert [len(w) for w in r["weights"]] == expected
     assert len(r["sources"]) == n_sources == len(r["output_weights"])

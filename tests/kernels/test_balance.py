@@ -1,5 +1,6 @@
 """kernels.balance (FIG 11b): the two gradients against finite differences, the batched runs against
 the per-token loop that is their specification, and the load statistics on hand examples."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -49,7 +50,7 @@ def chosen_mask(logits, k):
 def test_task_gradient_is_the_derivative_of_minus_log_chosen_scores():
     logits = np.random.default_rng(0).standard_normal((7, 5))
     _, m = chosen_mask(logits, 2)
-    loss = lambda ell: -(m * np.log(softmax(ell))).sum() / len(ell)  # noqa: E731  (the chosen set held fixed)
+    loss = lambda ell: -(m * np.log(softmax(ell))).sum() / len(ell)  # the chosen set held fixed
     np.testing.assert_allclose(task_logit_grad(softmax(logits), m), numeric_grad(loss, logits), rtol=0, atol=1e-8)
 
 
@@ -58,9 +59,11 @@ def test_aux_gradient_is_the_derivative_of_the_switch_loss_with_f_held():
     r, _ = chosen_mask(logits, 2)
     f, _ = balance_shares(r["scores"], r["experts"])
     alpha = 0.7
-    loss = lambda ell: alpha * 6 * np.sum(f * softmax(ell).mean(axis=0))  # noqa: E731
+    loss = lambda ell: alpha * 6 * np.sum(f * softmax(ell).mean(axis=0))
     np.testing.assert_allclose(loss(logits), switch_balance_loss(r["scores"], r["experts"], alpha=alpha), **EXACT)
-    np.testing.assert_allclose(switch_aux_logit_grad(r["scores"], f, alpha=alpha), numeric_grad(loss, logits), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        switch_aux_logit_grad(r["scores"], f, alpha=alpha), numeric_grad(loss, logits), rtol=0, atol=1e-8
+    )
 
 
 def test_aux_gradient_vanishes_at_an_even_load_and_lowers_the_busy_experts():
@@ -78,7 +81,9 @@ def assert_runs_equal_the_loop(X, W0, p0, k, runs, gamma, lr, every):
     fast = balance_runs(X, W0, p0, top_k=k, runs=runs, gamma=gamma, lr=lr, every=every)
     for r, (regime, alpha) in enumerate(runs):
         for i in range(len(X)):
-            ref = balance_run_loop(X[i], W0[i], p0[i], top_k=k, regime=regime, alpha=alpha, gamma=gamma, lr=lr, every=every)
+            ref = balance_run_loop(
+                X[i], W0[i], p0[i], top_k=k, regime=regime, alpha=alpha, gamma=gamma, lr=lr, every=every
+            )
             np.testing.assert_array_equal(fast["load"][r, i], ref["load"])
             np.testing.assert_array_equal(fast["steps"], ref["steps"])
             for key in ("bias", "stat", "aux_share", "cosine"):
@@ -91,9 +96,17 @@ def test_batched_runs_equal_the_per_token_loop_over_seeds():
 
 
 @FAST
-@given(seed=st.integers(0, 2**16), E=st.integers(3, 7), k=st.integers(1, 2), T=st.integers(4, 20),
-       S=st.integers(1, 6), every=st.integers(1, 3), alpha=st.floats(0.05, 3.0), gamma=st.floats(0.001, 0.1),
-       lr=st.floats(0.1, 2.0))
+@given(
+    seed=st.integers(0, 2**16),
+    E=st.integers(3, 7),
+    k=st.integers(1, 2),
+    T=st.integers(4, 20),
+    S=st.integers(1, 6),
+    every=st.integers(1, 3),
+    alpha=st.floats(0.05, 3.0),
+    gamma=st.floats(0.001, 0.1),
+    lr=st.floats(0.1, 2.0),
+)
 def test_batched_runs_equal_the_loop_for_any_sizes(seed, E, k, T, S, every, alpha, gamma, lr):
     X, W0, p0 = inputs(seed, S=S, T=T, E=E)
     assert_runs_equal_the_loop(X, W0, p0, k, [("switch", alpha), ("none", 0.0), ("bias", 0.0)], gamma, lr, every)
@@ -162,8 +175,7 @@ def test_load_ratio_capacity_and_drops_by_hand():
 
 
 @FAST
-@given(loads=st.lists(st.integers(0, 50), min_size=2, max_size=12).filter(lambda x: sum(x) > 0),
-       cap=st.integers(0, 60))
+@given(loads=st.lists(st.integers(0, 50), min_size=2, max_size=12).filter(lambda x: sum(x) > 0), cap=st.integers(0, 60))
 def test_drops_are_zero_exactly_when_no_expert_is_over_capacity(loads, cap):
     loads = np.array(loads, dtype=float)
     share = dropped_share(loads, cap)

@@ -2,6 +2,7 @@
 kernels; the reference itself is the store-then-read protocol; and the identities a capacity
 experiment must satisfy (one pair is recalled exactly, orthogonal keys do not interfere, decay
 fades a pair by αᵃ, softmax over a cache of one pair returns it, the memory counts)."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,8 +22,14 @@ from k3explainer.kernels import (
 
 from .helpers import FAST
 
-MEMORIES = [Memory("additive"), Memory("delta", beta=1.0), Memory("delta", beta=0.5),
-            Memory("delta", beta=1.0, alpha=0.9), Memory("delta", beta=0.7, alpha=0.5), Memory("softmax", scale=3.0)]
+MEMORIES = [
+    Memory("additive"),
+    Memory("delta", beta=1.0),
+    Memory("delta", beta=0.5),
+    Memory("delta", beta=1.0, alpha=0.9),
+    Memory("delta", beta=0.7, alpha=0.5),
+    Memory("softmax", scale=3.0),
+]
 
 
 def pairs(seed, S, N, K, V):
@@ -59,7 +66,7 @@ def plain_store_then_read(keys, values, memory):
     if memory.kind == "softmax":
         return np.array([softmax(memory.scale * (keys @ k)) @ values for k in keys])
     S = np.zeros((K, V))
-    for k, v in zip(keys, values):
+    for k, v in zip(keys, values, strict=True):
         S = memory.alpha * S
         S = S + memory.beta * np.outer(k, v - (S.T @ k if memory.kind == "delta" else 0))
     return keys @ S
@@ -70,8 +77,12 @@ def plain_store_then_read(keys, values, memory):
 def test_reference_is_store_then_read(seed, n, K):
     keys, values = pairs(seed, 1, n, K, 3)
     for memory in MEMORIES:
-        np.testing.assert_allclose(recall_reference(keys[0], values[0], memory),
-                                   plain_store_then_read(keys[0], values[0], memory), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            recall_reference(keys[0], values[0], memory),
+            plain_store_then_read(keys[0], values[0], memory),
+            rtol=1e-12,
+            atol=1e-12,
+        )
 
 
 def test_one_pair_is_recalled_exactly_except_by_a_partial_write():
@@ -87,7 +98,7 @@ def test_orthogonal_keys_are_recalled_without_interference():
     d = 5
     keys = np.linalg.qr(np.random.default_rng(3).standard_normal((d, d)))[0]
     values = np.random.default_rng(4).standard_normal((d, 3))
-    errs = lambda m: relative_errors(recall_reference(keys, values, m), values)  # noqa: E731
+    errs = lambda m: relative_errors(recall_reference(keys, values, m), values)
     np.testing.assert_allclose(errs(Memory("additive")), 0, atol=1e-12)
     np.testing.assert_allclose(errs(Memory("delta")), 0, atol=1e-12)
     np.testing.assert_allclose(errs(Memory("delta", beta=0.5)), 0.5, atol=1e-12)
@@ -150,5 +161,7 @@ def test_age_profile_groups_every_pair_once_oldest_first(n, groups):
     assert len(starts) == g and starts[0] == 0 and np.all(np.diff(starts) > 0)
     sizes = np.diff(np.r_[starts, n])
     assert sizes.max() - sizes.min() <= 1 and np.all(np.diff(sizes) <= 0)  # near-equal, larger ones first
-    np.testing.assert_allclose(means, [[errors[m, s:s + z].mean() for s, z in zip(starts, sizes)] for m in range(3)])
+    np.testing.assert_allclose(
+        means, [[errors[m, s : s + z].mean() for s, z in zip(starts, sizes, strict=True)] for m in range(3)]
+    )
     np.testing.assert_allclose((means * sizes).sum(-1), errors.sum(-1))

@@ -1,14 +1,23 @@
 """The chunk-size time model (FIG 15b): its terms add up, the multiply-add count alone is cheapest
 at C = 1, the total has its minimum in the middle where the closed form says, and the minimum
 moves to larger chunks as the per-step latency grows."""
+
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import chunked_linear_madds, kda_chunked_flops
-from k3explainer.kernels import (chunk_time_band, chunk_time_best_c, chunk_time_terms, chunk_work_madds,
-                                       tile_efficiency)
+from k3explainer.kernels import (
+    chunk_time_band,
+    chunk_time_best_c,
+    chunk_time_terms,
+    chunk_work_madds,
+    chunked_linear_madds,
+    kda_chunked_flops,
+    tile_efficiency,
+)
 
 from .helpers import FAST
 
@@ -70,9 +79,11 @@ def test_grid_minimum_matches_the_closed_form(lat, d, c_half):
 @FAST
 @given(st.lists(latency, min_size=2, max_size=5, unique=True), width, st.sampled_from(["linear", "kda"]))
 def test_minimum_and_band_move_to_larger_chunks_as_latency_grows(lats, d, form):
-    bands = [chunk_time_band(FINE, chunk_time_terms(8192, d, FINE, step_latency=x, form=form, **HW)["total"])
-             for x in sorted(lats)]
-    for a, b in zip(bands, bands[1:]):
+    bands = [
+        chunk_time_band(FINE, chunk_time_terms(8192, d, FINE, step_latency=x, form=form, **HW)["total"])
+        for x in sorted(lats)
+    ]
+    for a, b in pairwise(bands):
         assert b["best"] >= a["best"] and b["lo"] >= a["lo"] and b["hi"] >= a["hi"]
 
 
@@ -81,7 +92,9 @@ def test_minimum_and_band_move_to_larger_chunks_as_latency_grows(lats, d, form):
 def test_the_optimum_does_not_depend_on_sequence_length(log_n, lat, d):
     """Every term is proportional to N, so N moves the times but not where the minimum is."""
     grid = FINE[FINE <= 1024]
-    best = [grid[np.argmin(chunk_time_terms(2**n, d, grid, step_latency=lat, **HW)["total"])] for n in (log_n, log_n + 1)]
+    best = [
+        grid[np.argmin(chunk_time_terms(2**n, d, grid, step_latency=lat, **HW)["total"])] for n in (log_n, log_n + 1)
+    ]
     assert best[0] == best[1]
 
 

@@ -148,8 +148,8 @@ def test_mla_prefill_counts_the_rebuilt_keys_and_values():
     np.testing.assert_array_equal(c["reads"], queries + latents + rebuilt)
     assert list(c["reads_parts"]) == ["queries", "latents", "rebuilt"]
     np.testing.assert_array_equal(c["reads_parts"]["rebuilt"], rebuilt)
-    rebuild = 2 * 2 * Nf * d_c * H * d_h           # W_UK c and W_UV c, H·d_h outputs from d_c inputs each
-    attention = Nf**2 * H * (2 * d_h + d_r)         # q·k over d_h + d_r and p·v over d_h, N²/2 pairs, 2 FLOPs
+    rebuild = 2 * 2 * Nf * d_c * H * d_h  # W_UK c and W_UV c, H·d_h outputs from d_c inputs each
+    attention = Nf**2 * H * (2 * d_h + d_r)  # q·k over d_h + d_r and p·v over d_h, N²/2 pairs, 2 FLOPs
     np.testing.assert_array_equal(c["flops"], rebuild + attention)
     np.testing.assert_array_equal(c["flops_parts"]["rebuild"], rebuild)
     np.testing.assert_array_equal(c["kept"], latents)  # only the latent is kept

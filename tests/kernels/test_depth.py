@@ -2,6 +2,7 @@
 equals the existing Block AttnRes kernel with one block per layer, and the identities FIG 12b's
 prose leans on hold (the plain input is the unrolled sum; shares sum to one; an attention-residual
 input is never larger than its largest source; the aimed query has the asked-for length)."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -39,8 +40,9 @@ def stack(seed, T=3, D=5, F=7, L=6, query_norm=2.0):
     return e, w_in, w_out, q, rng.uniform(0.5, 2.0, D)
 
 
-sizes = dict(seed=st.integers(0, 10_000), T=st.integers(1, 4), D=st.integers(2, 6), F=st.integers(1, 6),
-             L=st.integers(1, 7))
+sizes = dict(
+    seed=st.integers(0, 10_000), T=st.integers(1, 4), D=st.integers(2, 6), F=st.integers(1, 6), L=st.integers(1, 7)
+)
 
 
 @FAST
@@ -70,7 +72,7 @@ def test_batched_experiment_equals_the_specification(seed, T, D, F, L, target, d
         np.testing.assert_allclose(fast[rule]["rms"], naive[rule]["rms"], **tol)
         for key in ("weights", "shares"):
             assert [len(x) for x in fast[rule][key]] == depths
-            for a, b in zip(fast[rule][key], naive[rule][key]):
+            for a, b in zip(fast[rule][key], naive[rule][key], strict=True):
                 np.testing.assert_allclose(a, b, **tol, err_msg=f"{rule}.{key}")
     for key in ("embedding_rms", "source_rms", "plain_source_rms"):
         np.testing.assert_allclose(fast[key], naive[key], **CLOSE, err_msg=key)
@@ -80,14 +82,14 @@ def test_batched_experiment_equals_the_specification(seed, T, D, F, L, target, d
 def test_attention_path_is_block_attnres_with_one_block_per_layer():
     """The existing kernel, with callables f_l(h) = MLP_l(RMSNorm(h)), reads the same inputs."""
     e, w_in, w_out, q, g = stack(4, T=3, D=6, F=5, L=8)
-    layers = [lambda h, a=a, b=b: mlp_sublayer(rms_norm(h, g), a, b) for a, b in zip(w_in, w_out)]
+    layers = [lambda h, a=a, b=b: mlp_sublayer(rms_norm(h, g), a, b) for a, b in zip(w_in, w_out, strict=True)]
     ref = block_attention_residuals(e, layers, q, g, block_size=1)
     got = residual_stack(e, w_in, w_out, q, g)
     np.testing.assert_allclose(got["attn_inputs"], ref["inputs"], **CLOSE)
     np.testing.assert_allclose(got["attn_sources"], ref["sources"], **CLOSE)
     for l, w in enumerate(ref["weights"]):
         np.testing.assert_allclose(got["attn_weights"][l, : l + 1], w, **CLOSE)
-        assert not got["attn_weights"][l, l + 1:].any()  # nothing above the reading layer
+        assert not got["attn_weights"][l, l + 1 :].any()  # nothing above the reading layer
 
 
 def test_plain_input_is_the_embedding_plus_every_earlier_output():

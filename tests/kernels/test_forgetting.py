@@ -1,5 +1,6 @@
 """kernels.forgetting: the topic-switch stream, the gate schedules, recall shares, and the batched
 curves against the plain loop over `delta.kda` runs (the specification)."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -23,15 +24,28 @@ from .helpers import EXACT, FAST
 
 SMALL = dict(d_k=6, d_v=3, n_slow=2, n_tokens=14, switch_at=6, pairs=2, topic_rank=3)
 alphas = st.sampled_from([0.0, 0.3, 0.5, 0.9, 1.0])
-runs = st.lists(st.tuples(st.sampled_from(FORGETTING_MECHANISMS), alphas, st.sampled_from(FORGETTING_SCHEDULES)),
-                min_size=1, max_size=5)
+runs = st.lists(
+    st.tuples(st.sampled_from(FORGETTING_MECHANISMS), alphas, st.sampled_from(FORGETTING_SCHEDULES)),
+    min_size=1,
+    max_size=5,
+)
 
 
 @FAST
 @given(seed=st.integers(0, 2**32 - 1), pairs=st.integers(1, 4), rank=st.integers(1, 4), switch=st.integers(2, 12))
 def test_stream_layout(seed, pairs, rank, switch):
-    s = topic_switch_stream(seed, d_k=8, d_v=3, n_slow=3, n_tokens=16, switch_at=switch, pairs=pairs, topic_rank=rank,
-                            beta_topic=0.4, beta_fact=1.0)
+    s = topic_switch_stream(
+        seed,
+        d_k=8,
+        d_v=3,
+        n_slow=3,
+        n_tokens=16,
+        switch_at=switch,
+        pairs=pairs,
+        topic_rank=rank,
+        beta_topic=0.4,
+        beta_fact=1.0,
+    )
     k, v, item = s["k"], s["v"], s["item"]
     assert k.shape == (16, 8) and v.shape == (16, 3) and item.shape == (16,)
     np.testing.assert_allclose(np.linalg.norm(k, axis=1), 1, atol=1e-12)
@@ -42,7 +56,7 @@ def test_stream_layout(seed, pairs, rank, switch):
     for start, stop, offset in [(1, switch, 0), (switch, 16, pairs)]:
         block = item[start:stop] - offset
         for r in range(0, len(block) - pairs + 1, pairs):  # each full round presents every pair once
-            assert sorted(block[r:r + pairs]) == list(range(pairs))
+            assert sorted(block[r : r + pairs]) == list(range(pairs))
     old_k, old_v = s["items"]["old"]
     for t in range(1, switch):  # tokens write the items they say they write
         np.testing.assert_array_equal(k[t], old_k[item[t]])
@@ -58,8 +72,9 @@ def test_stream_is_seeded():
     assert not np.array_equal(a["k"], c["k"])
 
 
-@pytest.mark.parametrize("bad", [dict(n_slow=0), dict(n_slow=6), dict(topic_rank=5), dict(switch_at=1),
-                                 dict(switch_at=14), dict(pairs=0)])
+@pytest.mark.parametrize(
+    "bad", [dict(n_slow=0), dict(n_slow=6), dict(topic_rank=5), dict(switch_at=1), dict(switch_at=14), dict(pairs=0)]
+)
 def test_stream_rejects_impossible_setups(bad):
     with pytest.raises(ValueError):
         topic_switch_stream(0, **{**SMALL, **bad})
@@ -97,8 +112,11 @@ def test_recall_share_of_an_intact_memory_is_one_and_of_an_empty_one_zero(seed):
 
 
 @FAST
-@given(seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=3, unique=True), runs=runs,
-       alpha_slow=st.sampled_from([1.0, 0.95]))
+@given(
+    seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=3, unique=True),
+    runs=runs,
+    alpha_slow=st.sampled_from([1.0, 0.95]),
+)
 def test_batched_curves_equal_the_plain_loop(seeds, runs, alpha_slow):
     times = [0, 3, 5, 6, 9, 13]
     ref = forgetting_curves_reference(seeds, runs, times, alpha_slow=alpha_slow, **SMALL)
@@ -131,9 +149,10 @@ def test_identities(seed, alpha):
     before the switch and scales the fact by exactly α."""
     times = list(range(SMALL["n_tokens"]))
     sw = SMALL["switch_at"]
-    runs = [("deltanet", 1.0, "every")] + [(m, a, sc) for sc in FORGETTING_SCHEDULES for m in ("gated", "kda")
-                                          for a in (alpha, 1.0)]
-    r = {run: curve for run, curve in zip(runs, forgetting_curves([seed], runs, times, **SMALL))}
+    runs = [("deltanet", 1.0, "every")] + [
+        (m, a, sc) for sc in FORGETTING_SCHEDULES for m in ("gated", "kda") for a in (alpha, 1.0)
+    ]
+    r = {run: curve for run, curve in zip(runs, forgetting_curves([seed], runs, times, **SMALL), strict=True)}
     plain = r[("deltanet", 1.0, "every")]
     fact = FORGETTING_KINDS.index("fact")
     for sc in FORGETTING_SCHEDULES:

@@ -20,8 +20,13 @@ def test_elu_plus_one_values():
 
 
 @FAST
-@given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 30), C=st.sampled_from([1, 2, 3, 7, 64]),
-       normalize=st.booleans(), scale=st.sampled_from([1.0, 0.5]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    T=st.integers(1, 30),
+    C=st.sampled_from([1, 2, 3, 7, 64]),
+    normalize=st.booleans(),
+    scale=st.sampled_from([1.0, 0.5]),
+)
 def test_recurrent_parallel_chunked_agree(seed, T, C, normalize, scale):
     q, k, v = phi_qkv(seed, T)
     kw = dict(scale=scale, normalize=normalize)

@@ -4,6 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from k3explainer.kernels import (
+    balance_shares,
     expert_load,
     glu_expert,
     moe_forward,
@@ -14,8 +15,6 @@ from k3explainer.kernels import (
     switch_balance_loss,
     update_balance_bias,
 )
-
-from k3explainer.kernels import balance_shares
 
 from .helpers import EXACT, FAST
 
@@ -123,7 +122,9 @@ def test_switch_loss_is_eq_4_for_top_1_softmax():
     top1 = probs.argmax(axis=1)[:, None]
     T, N = probs.shape
     f = np.bincount(top1.ravel(), minlength=N) / T
-    assert switch_balance_loss(probs, top1, alpha=0.01) == pytest.approx(0.01 * N * np.sum(f * probs.mean(axis=0)), abs=1e-15)
+    assert switch_balance_loss(probs, top1, alpha=0.01) == pytest.approx(
+        0.01 * N * np.sum(f * probs.mean(axis=0)), abs=1e-15
+    )
 
 
 def test_switch_loss_is_alpha_at_perfect_balance_for_top_k():
@@ -155,7 +156,9 @@ def test_balance_is_one_plus_covariance_of_the_shares(seed, T, N, data):
     assert f.sum() == pytest.approx(1, abs=1e-12) and P.sum() == pytest.approx(1, abs=1e-12)
     b = switch_balance_loss(scores, experts)
     assert b == pytest.approx(1 + N * np.sum((f - 1 / N) * (P - 1 / N)), abs=1e-12)
-    assert sequence_balance_loss(scores, experts) == pytest.approx(b, abs=1e-12)  # DeepSeek's normalisation, same number
+    assert sequence_balance_loss(scores, experts) == pytest.approx(
+        b, abs=1e-12
+    )  # DeepSeek's normalisation, same number
 
 
 @FAST

@@ -27,8 +27,18 @@ def test_untied_head_adds_a_second_embedding_matrix():
 
 
 def test_k3_derived():
-    d = k3_derived(total_params=2.8e12, active_params=104e9, routed=896, shared=2, top_k=16, layers=93,
-                   kda_layers=69, mla_layers=24, block_size=12, gpt2_params=124e6)
+    d = k3_derived(
+        total_params=2.8e12,
+        active_params=104e9,
+        routed=896,
+        shared=2,
+        top_k=16,
+        layers=93,
+        kda_layers=69,
+        mla_layers=24,
+        block_size=12,
+        gpt2_params=124e6,
+    )
     assert d["gpt2_multiple"] == pytest.approx(22580.645, abs=1e-3)
     assert round(100 * d["active_fraction"], 2) == 3.71
     assert round(100 * d["routed_fraction"], 2) == 1.79
@@ -37,15 +47,35 @@ def test_k3_derived():
     assert (d["attnres_blocks"], d["attnres_last_block"], d["attnres_sources_at_output"]) == (8, 9, 9)
     assert (d["macrocycles"], d["layers_outside_macrocycles"]) == (23, 1)
     assert d["cached_layer_reduction"] == pytest.approx(69 / 93)
-    exact = k3_derived(total_params=2.8e12, active_params=104e9, routed=896, shared=2, top_k=16, layers=93,
-                       kda_layers=69, mla_layers=24, block_size=12, gpt2_params=124_439_808)
+    exact = k3_derived(
+        total_params=2.8e12,
+        active_params=104e9,
+        routed=896,
+        shared=2,
+        top_k=16,
+        layers=93,
+        kda_layers=69,
+        mla_layers=24,
+        block_size=12,
+        gpt2_params=124_439_808,
+    )
     assert math.floor(exact["gpt2_multiple"] * 10) / 10 == 22500.8
 
 
 def test_k3_derived_rejects_inconsistent_layer_counts():
     with pytest.raises(ValueError):
-        k3_derived(total_params=1, active_params=1, routed=1, shared=0, top_k=1, layers=92, kda_layers=69,
-                   mla_layers=24, block_size=12, gpt2_params=1)
+        k3_derived(
+            total_params=1,
+            active_params=1,
+            routed=1,
+            shared=0,
+            top_k=1,
+            layers=92,
+            kda_layers=69,
+            mla_layers=24,
+            block_size=12,
+            gpt2_params=1,
+        )
 
 
 def test_hybrid_layouts():

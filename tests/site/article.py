@@ -1,6 +1,7 @@
 """The real article as the claim tests read it: its facts, a figure's spec and the data its builder
 ships, and a section's prose with whitespace flattened (so a quoted sentence matches however the
 Markdown wraps it). Loaded once per test process."""
+
 from __future__ import annotations
 
 import copy
@@ -53,4 +54,4 @@ def passage(section_file: str, heading: str) -> str:
     """The part of a section from `heading` (a "## ..." line) to the next heading, flattened."""
     text = prose(section_file)
     start = text.index(heading)
-    return text[start:text.index("## ", start + 3)]
+    return text[start : text.index("## ", start + 3)]

@@ -1,4 +1,5 @@
 """A scratch copy of the project that a test may break, and a way to build it like `build.py` does."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,5 +1,6 @@
 """Bad input never costs data: each broken input stops the build with `path:line: message`,
 exit code 1, and the previous output byte-identical."""
+
 from __future__ import annotations
 
 import pytest
@@ -42,192 +43,397 @@ def case(fn):
 
 
 @case
-def spec_misspelt_field(s): return f"{SPEC}:{s.replace(SPEC, 'caption:', 'captoin:')}", "captoin: Extra inputs are not permitted"
+def spec_misspelt_field(s):
+    return f"{SPEC}:{s.replace(SPEC, 'caption:', 'captoin:')}", "captoin: Extra inputs are not permitted"
+
+
 @case
-def spec_missing_field(s): s.replace(SPEC, "how_to:", "#how_to:"); return f"{SPEC}:1", "how_to: Field required"
+def spec_missing_field(s):
+    s.replace(SPEC, "how_to:", "#how_to:")
+    return f"{SPEC}:1", "how_to: Field required"
+
+
 @case
-def spec_duplicate_key(s): return f"{SPEC}:{_append(s, SPEC, 'title: Another title')}", "duplicate key 'title'"
+def spec_duplicate_key(s):
+    return f"{SPEC}:{_append(s, SPEC, 'title: Another title')}", "duplicate key 'title'"
+
+
 @case
-def spec_yaml_syntax(s): return f"{SPEC}:{_append(s, SPEC, 'extra: a: b')}", "YAML syntax"
+def spec_yaml_syntax(s):
+    return f"{SPEC}:{_append(s, SPEC, 'extra: a: b')}", "YAML syntax"
+
+
 @case
 def spec_height_not_a_number(s):
     line = s.replace(SPEC, "height:", "height: tall  # the mapping below is now another field\nformer_height:")
     return f"{SPEC}:{line}", "height: Value error, give a number of px"
+
+
 @case
 def spec_height_missing_width(s):
     s.replace(SPEC, "  800:", "  #800:")
-    return f"{SPEC}:{_line_of(s, SPEC, 'height:')}", \
-        "height: Value error, one height (px, 120–4000) per figure width 1100, 1000, 900, 800, 700, 600, 500, 400, 350, 320, 280; missing 800"
+    return (
+        f"{SPEC}:{_line_of(s, SPEC, 'height:')}",
+        "height: Value error, one height (px, 120–4000) per figure width 1100, 1000, 900, 800, 700, 600, 500, 400, 350, 320, 280; missing 800",
+    )
+
+
 @case
-def spec_bool_as_string(s): return f"{SPEC}:{s.replace(SPEC, 'plotly: true', 'plotly: maybe')}", "plotly: Input should be a valid boolean"
+def spec_bool_as_string(s):
+    return f"{SPEC}:{s.replace(SPEC, 'plotly: true', 'plotly: maybe')}", "plotly: Input should be a valid boolean"
+
+
 @case
 def spec_unknown_component(s):
-    return f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: fig-02-nothing-here')}", "unknown component 'fig-02-nothing-here'"
+    return (
+        f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: fig-02-nothing-here')}",
+        "unknown component 'fig-02-nothing-here'",
+    )
+
+
 @case
 def spec_unknown_builder(s):
-    return f"{SPEC}:{s.replace(SPEC, 'builder: fig_02_attention_matrix', 'builder: fig_02_missing')}", "unknown builder 'fig_02_missing'"
+    return (
+        f"{SPEC}:{s.replace(SPEC, 'builder: fig_02_attention_matrix', 'builder: fig_02_missing')}",
+        "unknown builder 'fig_02_missing'",
+    )
+
+
 @case
 def spec_bad_component_name(s):
-    return f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: Attention Matrix')}", "component: String should match pattern"
+    return (
+        f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: Attention Matrix')}",
+        "component: String should match pattern",
+    )
+
+
 @case
 def spec_unknown_fact(s):
     line = s.replace(SPEC, "    provenance: illustrative", "    provenance: source\n    fact: no.such_fact")
     return f"{SPEC}:{line + 1}", "unknown fact 'no.such_fact'"
+
+
 @case
 def spec_constant_badge_differs_from_its_fact(s):
     spec = "content/figures/fig-16.yaml"
-    s.replace(spec, "    provenance: source\n    fact: kimi_linear.kda_flops", "    provenance: illustrative\n    fact: kimi_linear.kda_flops")
-    return f"{spec}:{_line_of(s, spec, '    fact: kimi_linear.kda_flops') - 1}:5", \
-        "provenance 'illustrative', but fact 'kimi_linear.kda_flops' is 'source'"
+    s.replace(
+        spec,
+        "    provenance: source\n    fact: kimi_linear.kda_flops",
+        "    provenance: illustrative\n    fact: kimi_linear.kda_flops",
+    )
+    return (
+        f"{spec}:{_line_of(s, spec, '    fact: kimi_linear.kda_flops') - 1}:5",
+        "provenance 'illustrative', but fact 'kimi_linear.kda_flops' is 'source'",
+    )
+
+
 @case
 def spec_constant_names_an_unknown_param(s):
     line = s.replace(SPEC, "d_k = {d_k}", "d_k = {dk}")
     col = s.read(SPEC).splitlines()[line - 1].index("{dk}") + 1
     return f"{SPEC}:{line}:{col}", "constants.0.name: {dk}: params has no 'dk'; did you mean 'd_k'?"
+
+
 @case
 def spec_bad_provenance(s):
-    return f"{SPEC}:{s.replace(SPEC, 'provenance: illustrative', 'provenance: guessed')}", "provenance: Input should be 'source' or 'illustrative'"
+    return (
+        f"{SPEC}:{s.replace(SPEC, 'provenance: illustrative', 'provenance: guessed')}",
+        "provenance: Input should be 'source' or 'illustrative'",
+    )
+
+
 @case
-def spec_id_mismatch(s): return f"{SPEC}:{s.replace(SPEC, 'id: fig-02', 'id: fig-03')}", "does not match the file name"
+def spec_id_mismatch(s):
+    return f"{SPEC}:{s.replace(SPEC, 'id: fig-02', 'id: fig-03')}", "does not match the file name"
+
+
 @case
-def spec_empty_file(s): s.write("content/figures/fig-99.yaml", "\n"); return "content/figures/fig-99.yaml:1", "empty figure spec"
+def spec_empty_file(s):
+    s.write("content/figures/fig-99.yaml", "\n")
+    return "content/figures/fig-99.yaml:1", "empty figure spec"
+
+
 @case
-def spec_not_a_mapping(s): s.write("content/figures/fig-99.yaml", "- just\n- a list\n"); return "content/figures/fig-99.yaml:1", "must be a mapping"
+def spec_not_a_mapping(s):
+    s.write("content/figures/fig-99.yaml", "- just\n- a list\n")
+    return "content/figures/fig-99.yaml:1", "must be a mapping"
+
+
 @case
-def spec_not_utf8(s): s.write("content/figures/fig-99.yaml", b"id: fig-99\ntitle: caf\xe9\n"); return "content/figures/fig-99.yaml:1", "not valid UTF-8"
+def spec_not_utf8(s):
+    s.write("content/figures/fig-99.yaml", b"id: fig-99\ntitle: caf\xe9\n")
+    return "content/figures/fig-99.yaml:1", "not valid UTF-8"
+
+
 @case
 def spec_never_placed(s):
     s.write("content/figures/fig-99.yaml", s.read(SPEC).replace("fig-02", "fig-99").replace("FIG 02", "FIG 99"))
-    return f"content/figures/fig-99.yaml:{s.line_of('content/figures/fig-99.yaml', 'id: fig-99')}", "'fig-99' is never placed"
+    return (
+        f"content/figures/fig-99.yaml:{s.line_of('content/figures/fig-99.yaml', 'id: fig-99')}",
+        "'fig-99' is never placed",
+    )
+
+
 @case
 def builder_raises(s):
     spec = "content/figures/fig-03.yaml"  # a valid int that is not one of the slider's values
     s.replace(spec, "  n_default: 4096", "  n_default: 4097")
     return f"{spec}:{s.line_of(spec, 'builder:')}", "builder fig_03_attention_cost failed"
+
+
 @case
-def param_out_of_range(s): return f"{SPEC}:{s.replace(SPEC, 'd_k:', 'd_k: -3 #')}", "params.d_k: Input should be greater than or equal to 1"
+def param_out_of_range(s):
+    return f"{SPEC}:{s.replace(SPEC, 'd_k:', 'd_k: -3 #')}", "params.d_k: Input should be greater than or equal to 1"
+
+
 @case
-def figure_unknown(s): line = _append(s, SECTION, "::: figure fig-98\n:::"); return f"{SECTION}:{line}", "unknown figure 'fig-98'"
+def figure_unknown(s):
+    line = _append(s, SECTION, "::: figure fig-98\n:::")
+    return f"{SECTION}:{line}", "unknown figure 'fig-98'"
+
+
 @case
-def figure_placed_twice(s): line = _append(s, SECTION, "::: figure fig-02\n:::"); return f"{SECTION}:{line}", "'fig-02' is placed twice"
+def figure_placed_twice(s):
+    line = _append(s, SECTION, "::: figure fig-02\n:::")
+    return f"{SECTION}:{line}", "'fig-02' is placed twice"
+
+
 @case
-def figure_bad_id(s): line = _append(s, SECTION, "::: figure banana\n:::"); return f"{SECTION}:{line}", "needs a figure id"
+def figure_bad_id(s):
+    line = _append(s, SECTION, "::: figure banana\n:::")
+    return f"{SECTION}:{line}", "needs a figure id"
+
+
 @case
-def front_matter_missing_field(s): s.replace(SECTION, "\ntitle:", "\n#title:"); return f"{SECTION}:2", "title: Field required"
+def front_matter_missing_field(s):
+    s.replace(SECTION, "\ntitle:", "\n#title:")
+    return f"{SECTION}:2", "title: Field required"
+
+
 @case
-def front_matter_unknown_field(s): return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stagee:')}", "stagee: Extra inputs are not permitted"
+def front_matter_unknown_field(s):
+    return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stagee:')}", "stagee: Extra inputs are not permitted"
+
+
 @case
-def front_matter_yaml_syntax(s): return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stage: a: b #')}", "front matter: YAML syntax"
+def front_matter_yaml_syntax(s):
+    return f"{SECTION}:{s.replace(SECTION, 'stage:', 'stage: a: b #')}", "front matter: YAML syntax"
+
+
 @case
-def front_matter_missing(s): s.write("content/42-extra.md", "Just text.\n"); return "content/42-extra.md:1", "starts with YAML front matter"
+def front_matter_missing(s):
+    s.write("content/42-extra.md", "Just text.\n")
+    return "content/42-extra.md:1", "starts with YAML front matter"
+
+
 @case
-def section_empty_file(s): s.write("content/42-extra.md", ""); return "content/42-extra.md:1", "starts with YAML front matter"
+def section_empty_file(s):
+    s.write("content/42-extra.md", "")
+    return "content/42-extra.md:1", "starts with YAML front matter"
+
+
 @case
-def section_not_utf8(s): s.write("content/42-extra.md", b"---\nid: x\n---\n\xff\xfe"); return "content/42-extra.md:1", "not valid UTF-8"
+def section_not_utf8(s):
+    s.write("content/42-extra.md", b"---\nid: x\n---\n\xff\xfe")
+    return "content/42-extra.md:1", "not valid UTF-8"
+
+
 @case
-def section_unknown_part(s): _new_section(s, "42-extra.md", FRONT.replace("synthesis", "epilogue")); return "content/42-extra.md:4", "unknown part 'epilogue'"
+def section_unknown_part(s):
+    _new_section(s, "42-extra.md", FRONT.replace("synthesis", "epilogue"))
+    return "content/42-extra.md:4", "unknown part 'epilogue'"
+
+
 @case
 def section_duplicate_id(s):
-    _new_section(s, "42-extra.md", FRONT.replace("id: extra", "id: attention")); return "content/42-extra.md:2", "duplicate section id 'attention'"
+    _new_section(s, "42-extra.md", FRONT.replace("id: extra", "id: attention"))
+    return "content/42-extra.md:2", "duplicate section id 'attention'"
+
+
 @case
 def section_duplicate_number(s):
-    _new_section(s, "42-extra.md", FRONT.replace("number: 42", "number: 2")); return "content/42-extra.md:3", "duplicate section number 2"
+    _new_section(s, "42-extra.md", FRONT.replace("number: 42", "number: 2"))
+    return "content/42-extra.md:3", "duplicate section number 2"
+
+
 @case
-def fact_unknown(s): return f"{SECTION}:{_append(s, SECTION, 'We cite {{no.such_fact}} here.')}", "unknown fact 'no.such_fact'"
+def fact_unknown(s):
+    return f"{SECTION}:{_append(s, SECTION, 'We cite {{no.such_fact}} here.')}", "unknown fact 'no.such_fact'"
+
+
 @case
-def fact_malformed_ref(s): return f"{SECTION}:{_append(s, SECTION, 'We cite {{kimi_k3.total_params here.')}", "malformed fact reference"
+def fact_malformed_ref(s):
+    return f"{SECTION}:{_append(s, SECTION, 'We cite {{kimi_k3.total_params here.')}", "malformed fact reference"
+
+
 @case
-def claim_unknown_fact(s): line = _append(s, SECTION, "::: claim no.such_fact\nBody.\n:::"); return f"{SECTION}:{line}", "claim needs a fact key"
+def claim_unknown_fact(s):
+    line = _append(s, SECTION, "::: claim no.such_fact\nBody.\n:::")
+    return f"{SECTION}:{line}", "claim needs a fact key"
+
+
 @case
-def broken_cross_reference(s): return f"{SECTION}:{_append(s, SECTION, 'See [nowhere](#no-such-section).')}", "broken cross-reference '#no-such-section'"
+def broken_cross_reference(s):
+    return (
+        f"{SECTION}:{_append(s, SECTION, 'See [nowhere](#no-such-section).')}",
+        "broken cross-reference '#no-such-section'",
+    )
+
+
 @case
-def relative_link(s): return f"{SECTION}:{_append(s, SECTION, 'See [a page](other.html).')}", "link 'other.html'"
+def relative_link(s):
+    return f"{SECTION}:{_append(s, SECTION, 'See [a page](other.html).')}", "link 'other.html'"
+
+
 @case
-def bad_math(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'frac{a$ here.')}:12", "bad math"  # the formula's column
+def bad_math(s):
+    return (
+        f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'frac{a$ here.')}:12",
+        "bad math",
+    )  # the formula's column
+
+
 @case
-def math_rejected_command(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'htmlClass{x}{y}$ here.')}", "bad math"
+def math_rejected_command(s):
+    return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'htmlClass{x}{y}$ here.')}", "bad math"
+
+
 @case
-def math_unknown_symbol(s): return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'sym{nope}{x}$ here.')}", "unknown symbol 'nope'"
+def math_unknown_symbol(s):
+    return f"{SECTION}:{_append(s, SECTION, 'A formula $' + chr(92) + 'sym{nope}{x}$ here.')}", "unknown symbol 'nope'"
+
+
 @case
 def math_unknown_symbol_in_a_display_formula(s):
     """At the \\sym's own line and column, not at the `$$` that opens the block."""
     line = _append(s, SECTION, "$$\ny = Wx\n  + \\sym{nope}{b}\n$$")
     return f"{SECTION}:{line + 2}:5", "unknown symbol 'nope'"
+
+
 @case
 def facts_duplicate_key(s):
-    line = _append(s, FACTS, f"- key: {GOOD_FACT}\n  topic: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s")
+    line = _append(
+        s, FACTS, f"- key: {GOOD_FACT}\n  topic: c\n  value: 1\n  display: '1'\n  provenance: source\n  source: s"
+    )
     return f"{FACTS}:{line}", "duplicate fact key"
+
+
 @case
 def facts_missing_display(s):
     line = _append(s, FACTS, "- key: test.no_display\n  topic: c\n  value: 1\n  provenance: source\n  source: s")
     return f"{FACTS}:{line}", "display: Field required"
+
+
 @case
 def directive_misspelt(s):
     line = _append(s, SECTION, "::: calout A title\nBody.\n:::")
-    return f"{SECTION}:{line}:5", "unknown directive 'calout' (directives: figure, claim, vs, side, callout); did you mean 'callout'?"
+    return (
+        f"{SECTION}:{line}:5",
+        "unknown directive 'calout' (directives: figure, claim, vs, side, callout); did you mean 'callout'?",
+    )
+
+
 @case
 def figure_directive_misspelt(s):
     return f"{SECTION}:{_append(s, SECTION, '::: figur fig-02')}:5", "unknown directive 'figur'"
+
+
 @case
 def fact_unknown_suggests_and_points_at_its_column(s):
     line = _append(s, SECTION, "We cite {{kimi_k3.total_param}} here.")
-    return f"{SECTION}:{line}:11", "unknown fact 'kimi_k3.total_param' in {{kimi_k3.total_param}}; did you mean 'kimi_k3.total_params'?"
+    return (
+        f"{SECTION}:{line}:11",
+        "unknown fact 'kimi_k3.total_param' in {{kimi_k3.total_param}}; did you mean 'kimi_k3.total_params'?",
+    )
+
+
 @case
 def figure_unknown_suggests(s):
     line = _append(s, SECTION, "::: figure fig-20\n:::")
     return f"{SECTION}:{line}:12", "did you mean"
+
+
 @case
 def cross_reference_suggests(s):
     return f"{SECTION}:{_append(s, SECTION, 'See [the start](#atention).')}:17", "did you mean 'attention'?"
+
+
 @case
 def section_with_unsupported_extension(s):
     s.write("content/42-extra.markdown", f"---\n{FRONT}---\nText.\n")
     return "content/42-extra.markdown:1:1", "unsupported content file: sections are .md files"
+
+
 @case
 def facts_file_missing(s):
     s.path(FACTS).unlink()
     return f"{FACTS}:1:1", "missing: every project has a facts file"
+
+
 @case
 def builder_does_not_import(s):
     """A project's builder with a broken import: its own file and line, not a traceback."""
     rel = "figures/fig_02_attention_matrix.py"
     line = s.replace(rel, "import numpy as np", "import numpy as np\nfrom k3explainer.kernels import no_such_kernel")
     return f"{rel}:{line + 1}", "builder fig_02_attention_matrix does not load: ImportError"
+
+
 @case
 def derived_py_syntax_error(s):
     line = _append(s, "derived.py", "def broken(:")
     return f"derived.py:{line}", "derived.py does not load: SyntaxError"
+
+
 @case
 def derived_value_fails(s):
     line = s.replace("derived.py", "    nominal = ", "    nominal = 1 / 0 + ")
     return f"derived.py:{line}", "derived_facts failed: ZeroDivisionError"
+
+
 @case
 def builder_misspelt_suggests(s):
     line = s.replace(SPEC, "builder: fig_02_attention_matrix", "builder: fig_02_attention_matrx")
     return f"{SPEC}:{line}", "did you mean 'fig_02_attention_matrix'?"
+
+
 @case
 def component_registers_another_name(s):
     js = "static/js/figures/fig-02-attention-matrix.js"
     line = s.replace(js, 'K3.register("fig-02-attention-matrix"', 'K3.register("fig-02-attention-matrics"')
-    return f"{js}:{line}", "registers 'fig-02-attention-matrics', but its spec names the component 'fig-02-attention-matrix'"
+    return (
+        f"{js}:{line}",
+        "registers 'fig-02-attention-matrics', but its spec names the component 'fig-02-attention-matrix'",
+    )
+
+
 @case
 def param_misspelt(s):
     spec = "content/figures/fig-12.yaml"
     line = s.replace(spec, "  n_queries:", "  n_querys:")
     return f"{spec}:{line}:3", "params.n_querys: Extra inputs are not permitted; did you mean 'n_queries'?"
+
+
 @case
 def builder_without_params_model(s):
     s.replace("figures/fig_02_attention_matrix.py", "class Params(BaseModel):", "class Options(BaseModel):")
     return "figures/fig_02_attention_matrix.py:1", "declares no `Params` model"
+
+
 @case
 def param_wrong_type(s):
     spec = "content/figures/fig-15.yaml"
     line = s.replace(spec, "  d_h: 128", "  d_h: wide")
     return f"{spec}:{line}", "params.d_h: Input should be a valid integer"
+
+
 @case
-def spec_field_misspelt_suggests(s): return f"{SPEC}:{s.replace(SPEC, 'how_to:', 'how_too:')}", "did you mean 'how_to'?"
+def spec_field_misspelt_suggests(s):
+    return f"{SPEC}:{s.replace(SPEC, 'how_to:', 'how_too:')}", "did you mean 'how_to'?"
+
+
 @case
-def symbols_bad_entry(s): return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"
+def symbols_bad_entry(s):
+    return f"content/symbols.yaml:{_append(s, 'content/symbols.yaml', 'Bad Name: x')}", "lowercase name"
 
 
 @pytest.fixture(scope="module")
@@ -267,7 +473,9 @@ def test_a_misspelt_param_is_reported_at_its_own_line_and_never_offered_as_a_fix
     line = s.replace(spec, "  beta: 0.85", "  betta: 0.85")
     code, output = s.build(tmp_path / "_site", capsys)
     problems = [row for row in output.splitlines() if row.startswith("content/")]
-    assert code == 1 and problems == [f"{spec}:{line}:3: params.betta: Extra inputs are not permitted; did you mean 'beta'?"]
+    assert code == 1 and problems == [
+        f"{spec}:{line}:3: params.betta: Extra inputs are not permitted; did you mean 'beta'?"
+    ]
 
 
 def test_corpus_is_large_enough():
@@ -279,7 +487,7 @@ def test_corpus_is_large_enough():
 # print one line per {{fact}} in the article, ~190, with the real problem among them).
 WHOLE_FILE_BREAKS = {
     "symbols_yaml_syntax": ("content/symbols.yaml", "ar-query: the learned pseudo-query w", "ar-query: the query: w"),
-    "facts_yaml_syntax": (FACTS, "  topic: \"GPT-2 small parameter count (original vocabulary)\"", "  topic: x: y"),
+    "facts_yaml_syntax": (FACTS, '  topic: "GPT-2 small parameter count (original vocabulary)"', "  topic: x: y"),
     "facts_field_missing": (FACTS, "  display: 124,439,808\n", ""),
 }
 

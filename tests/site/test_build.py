@@ -1,4 +1,5 @@
 """The build as a whole: content model, determinism, facts on the page, provenance, strict HTML."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,11 @@ def compiled():
 def test_sections_follow_front_matter_order_not_file_names(tmp_path, capsys):
     s = scratch_project(tmp_path)
     # a new file whose name sorts first but whose number puts it last
-    s.write("content/00-epilogue.md", "---\nid: epilogue\nnumber: 19\npart: synthesis\ntitle: An epilogue\n"
-            "stage: Epilogue\nsummary: Added by a test to check ordering.\n---\nThe end, {{kimi_k3.total_params}}.\n")
+    s.write(
+        "content/00-epilogue.md",
+        "---\nid: epilogue\nnumber: 19\npart: synthesis\ntitle: An epilogue\n"
+        "stage: Epilogue\nsummary: Added by a test to check ordering.\n---\nThe end, {{kimi_k3.total_params}}.\n",
+    )
     code, output = s.build(tmp_path / "_site", capsys)
     assert code == 0, output
     html = (tmp_path / "_site" / "index.html").read_text()
@@ -44,8 +48,12 @@ def test_two_builds_are_byte_identical(tmp_path):
 
 
 def test_build_py_exits_zero_and_prints_summary(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(tmp_path / "site")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "--out", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     sections = len(list((ROOT / "content").glob("[0-9][0-9]-*.md")))  # however many the article has
     assert re.search(rf"built {sections} sections, \d+ live figures in [\d.]+ s", proc.stdout)
@@ -106,7 +114,9 @@ def test_manifest_gives_every_figure_and_fact_its_provenance(compiled):
     for fid, fig in manifest["figures"].items():
         if not fig["pending"]:
             prov = fig["provenance"]
-            assert prov and (prov.get("kernels") or prov.get("facts")), f"{fid} does not say where its numbers come from"
+            assert prov and (prov.get("kernels") or prov.get("facts")), (
+                f"{fid} does not say where its numbers come from"
+            )
             for entry in prov.get("kernels", []):
                 m = re.match(r"k3explainer\.kernels\.(\w+)", entry)
                 assert m and hasattr(kernels, m.group(1)), f"{fid}: {entry!r} names no kernel function"
@@ -142,8 +152,12 @@ def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):
     files, _ = compiled
     page = tmp_path / "index.html"
     page.write_bytes(files["index.html"])
-    proc = subprocess.run([java, "-jar", str(jar), "--errors-only", "--also-check-svg", "--format", "gnu", str(page)],
-                          capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [java, "-jar", str(jar), "--errors-only", "--also-check-svg", "--format", "gnu", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert proc.returncode == 0, proc.stderr[:4000]
 
 

@@ -1,5 +1,6 @@
 """The `k3explainer` command acts on the project at --root (or the current folder), never on the
 package's own checkout."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """Every explainer in examples/ checks clean, builds, and passes its own tests: the engine is tested
 on an article that is not the flagship (nothing here counts the flagship's sections or figures)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -27,6 +28,11 @@ def test_an_example_checks_builds_and_passes_its_tests(example, tmp_path, capsys
     assert summary.sections >= 1 and summary.figures and not summary.pending
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Kimi" not in page and "GPT-2" not in page
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "tests"],
-                         cwd=example, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "tests"],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

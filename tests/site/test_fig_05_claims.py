@@ -1,5 +1,6 @@
 """FIG 05: the sentences of §05 and the text alternative that say what the figure shows, checked
 against the figure's data as its builder makes it from its spec."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,16 +50,23 @@ def test_the_matrix_grows_with_n_squared_and_the_state_not_at_all(data, prose, a
 
 def test_alt_sizes_are_the_figure_sizes(data, alt):
     assert (data["n"], data["d"], data["d_v"]) == (8, 4, 4)
-    assert "an 8 by 8 lower-triangular heat grid" in alt and "a 4 by 4 state" in alt and "one 8 by 4 output table" in alt
+    assert (
+        "an 8 by 8 lower-triangular heat grid" in alt and "a 4 by 4 state" in alt and "one 8 by 4 output table" in alt
+    )
 
 
 def test_fig05b_the_exponential_rises_more_relative_to_its_minimum_not_on_the_plot(prose):
     """§05 on FIG 05b: relative to its own smallest value the exponential rises far more as query and key
     align, and softmax's weights on the right are more decisive than ELU+1's; on the left plot's absolute
     scale the ELU+1 curve lies above the exponential until the key is long enough."""
-    assert ("what counts is how far a kernel rises above its own smallest value, and there the exponential "
-            "rises far more as the query and key align") in prose
-    assert "(In absolute terms the ELU+1 curve on the left lies above the exponential until the key is long enough.)" in prose
+    assert (
+        "what counts is how far a kernel rises above its own smallest value, and there the exponential "
+        "rises far more as the query and key align"
+    ) in prose
+    assert (
+        "(In absolute terms the ELU+1 curve on the left lies above the exponential until the key is long enough.)"
+        in prose
+    )
     d = article.figure_data("fig-05b")
     above = []
     for s in d["slices"]:
@@ -66,5 +74,7 @@ def test_fig05b_the_exponential_rises_more_relative_to_its_minimum_not_on_the_pl
         assert e.max() / e.min() > f.max() / f.min(), s["length"]  # rises more above its own minimum
         assert max(s["w_exp"]) > max(s["w_elu"]), s["length"]  # decisive where ELU+1 stays lukewarm
         above.append(bool(np.all(f > e)))
-    assert above[d["default_length"]] and above[0] and not above[-1]  # above at first (and as the figure opens), not at the end
+    assert (
+        above[d["default_length"]] and above[0] and not above[-1]
+    )  # above at first (and as the figure opens), not at the end
     assert above == sorted(above, reverse=True)  # one switch: above up to some length, then no longer

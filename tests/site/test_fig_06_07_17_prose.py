@@ -1,5 +1,6 @@
 """The sentences of §06, §07 and §17 (and the figures' text alternatives) that say what the
 redesigned FIG 06, FIG 07 and FIG 17 show, checked against the figures' own data."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -69,7 +70,9 @@ def test_s06_the_caption_and_alt_say_the_figures_sizes(figure):
     assert f"A ${n}\\times {n}$ key-major state $S$ receiving {WORDS[T]} tokens under the delta rule" in caption
     assert f"three {n} by {n} grids" in alt
     assert f"Stepping walks {WORDS[T]} tokens, each in {WORDS[len(stages)]} stages" in alt
-    assert (f"The {ORDINALS[rep['token']]} token reuses the {ORDINALS[rep['key_of']]} token's key with a new value") in alt
+    assert (
+        f"The {ORDINALS[rep['token']]} token reuses the {ORDINALS[rep['key_of']]} token's key with a new value"
+    ) in alt
     assert f"blurred by the partial first write and by tokens {rep['key_of'] + 1} and {rep['token'] - 1}" in alt
     assert rep["token"] - rep["key_of"] == 3  # so "tokens 3 and 4" are exactly the writes in between
     assert "writes token 1 into an empty state and reads it with q = k" in alt and d["readback"]["diff"] < 1e-12
@@ -93,7 +96,9 @@ def test_s07_the_whole_gated_grid_dims_in_a_decay_phase_while_the_plain_one_hold
     """§07: "watch the whole right grid dim in each decay phase while the left one holds steady": every
     cell of the decayed state is α times the state before it (none is skipped), so, for 0 < α < 1, every
     non-zero cell shrinks; the plain grid has no decay phase to change it."""
-    assert "watch the whole right grid dim in each decay phase while the left one holds steady" in article.prose("07-gated-deltanet.md")
+    assert "watch the whole right grid dim in each decay phase while the left one holds steady" in article.prose(
+        "07-gated-deltanet.md"
+    )
     d = figure("fig-07")
     for g in d["gated"]:
         a = g["alpha"]
@@ -102,7 +107,9 @@ def test_s07_the_whole_gated_grid_dims_in_a_decay_phase_while_the_plain_one_hold
         prev = [np.zeros((d["d"], d["d"]))] + [np.asarray(s) for s in g["state"][:-1]]
         for t, decayed in enumerate(g["decayed"]):
             decayed = np.asarray(decayed)
-            np.testing.assert_allclose(decayed, a * prev[t], atol=1e-5)  # every cell scaled by α (shipped to 5 decimals)
+            np.testing.assert_allclose(
+                decayed, a * prev[t], atol=1e-5
+            )  # every cell scaled by α (shipped to 5 decimals)
             if t:  # from token 2 on every cell holds something, and all of it dims
                 assert np.all(prev[t] != 0) and np.all(np.abs(decayed) < np.abs(prev[t]))
 

@@ -2,8 +2,10 @@
 data its builder ships: every number the prose quotes is the data's, rounded as printed, and every
 qualitative statement (which memory is lower where, which pairs each one loses, what the memory
 counts are) holds at every key width the figure offers."""
+
 from __future__ import annotations
 
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -97,7 +99,7 @@ def test_additive_error_climbs_to_the_quoted_values(data, prose, alt):
     assert f"{span(at_d)} at $n = d$ across the four widths, and {span(at_4d)} at $n = 4d$" in prose
     for w in ws:
         e = [w.mean("additive", n) for n in (w.d // 2, w.d, 2 * w.d, 4 * w.d)]
-        assert all(a < b for a, b in zip(e, e[1:])), w.d  # "climbs with the pairs it holds"
+        assert all(a < b for a, b in pairwise(e)), w.d  # "climbs with the pairs it holds"
         assert e[-1] > 1  # "further from the values than a read of zero"
     assert all(0.8 <= e <= 1.05 for e in at_d) and all(1.75 <= e <= 2.1 for e in at_4d)  # alt: "about 1", "about 2"
     assert "climbs to about 1 at n = d and about 2 at n = 4d" in alt
@@ -119,7 +121,7 @@ def test_no_state_is_exact_with_room_to_spare(data, prose):
     params = article.spec(FIG).params
     for w in ws:  # the figure's own first d pairs fit a d×d matrix exactly (least squares, full rank)
         keys, values = builder.pairs(params["seed"], w.d, params["n_seeds"], 4 * w.d)
-        for k, v in zip(keys[:, : w.d], values[:, : w.d]):
+        for k, v in zip(keys[:, : w.d], values[:, : w.d], strict=True):
             S = np.linalg.lstsq(k, v, rcond=None)[0]
             np.testing.assert_allclose(k @ S, v, atol=1e-9)
         # "each write corrects the memory only along its own key and disturbs the pairs stored before
@@ -133,19 +135,23 @@ def test_every_state_is_above_half_from_n_equals_d_and_still_rising(data, prose,
     assert "like every fixed-size state its error is above 0.5 from n = d on and higher still at 4d" in alt
     for w in widths(data):
         for key in w.states:
-            e = w.mean(key)[w.at(w.d):]
+            e = w.mean(key)[w.at(w.d) :]
             assert e.min() > 0.5, (w.d, key)
             assert w.mean(key, w.d) < w.mean(key, 2 * w.d) < w.mean(key, 4 * w.d), (w.d, key)
 
 
 def test_what_each_rule_loses_by_age(data, prose, alt):
     assert "The additive memory loses all its pairs about equally." in prose
-    assert ("The delta rule keeps its newest pairs and loses its oldest, which come back pointing somewhere else, "
-            "with errors above 1: they have been overwritten.") in prose
+    assert (
+        "The delta rule keeps its newest pairs and loses its oldest, which come back pointing somewhere else, "
+        "with errors above 1: they have been overwritten."
+    ) in prose
     assert "its weights spread over every cached key" in prose
     assert "A fixed-size state cannot keep everything; what a write rule can choose is which pairs it loses." in prose
-    assert ("At n = 4d the additive memory's cells are evenly strong, the delta rules' and the gated memory's are "
-            "strong for the oldest pairs and pale for the newest, and the softmax cells are even.") in alt
+    assert (
+        "At n = 4d the additive memory's cells are evenly strong, the delta rules' and the gated memory's are "
+        "strong for the oldest pairs and pale for the newest, and the softmax cells are even."
+    ) in alt
     for w in widths(data):
         for n in (2 * w.d, 4 * w.d):
             add, delta = w.age("additive", n), w.age("delta", n)
@@ -158,10 +164,15 @@ def test_what_each_rule_loses_by_age(data, prose, alt):
 
 
 def test_halving_beta_is_a_trade(data, prose, alt):
-    assert ("Halving $\\beta$ is a trade: each write stores only part of its value, so the error is higher at "
-            "$n = d/2$, but old pairs are overwritten more slowly, and from $n = 2d$ on its error is the lower of "
-            "the two.") in prose
-    assert "The delta rule with β = 0.5 starts above the β = 1 line and ends below it, crossing between n = d/2 and n = 2d." in alt
+    assert (
+        "Halving $\\beta$ is a trade: each write stores only part of its value, so the error is higher at "
+        "$n = d/2$, but old pairs are overwritten more slowly, and from $n = 2d$ on its error is the lower of "
+        "the two."
+    ) in prose
+    assert (
+        "The delta rule with β = 0.5 starts above the β = 1 line and ends below it, crossing between n = d/2 and n = 2d."
+        in alt
+    )
     for w in widths(data):
         assert w.mean("delta-half", 1) == pytest.approx(0.5)  # one pair: half of its value is written
         early = [n for n in w.ns if n <= w.d // 2]
@@ -173,19 +184,26 @@ def test_halving_beta_is_a_trade(data, prose, alt):
 
 
 def test_the_gated_memory_fades_and_trades(data, prose, alt):
-    assert ("The gated memory recalls its newest pairs as the delta rule does, and its decay shrinks the older ones "
-            "toward nothing: at $n = 4d$ its oldest pairs' errors lie closer to 1, the error of a read of zero, than the "
-            "delta rule's. At $n = d$ its error is a little higher than the delta rule's") in prose
+    assert (
+        "The gated memory recalls its newest pairs as the delta rule does, and its decay shrinks the older ones "
+        "toward nothing: at $n = 4d$ its oldest pairs' errors lie closer to 1, the error of a read of zero, than the "
+        "delta rule's. At $n = d$ its error is a little higher than the delta rule's"
+    ) in prose
     assert "and at $n = 4d$ it is lower." in prose
-    assert "The gated memory (α = 0.95) runs close to the delta rule with β = 1: a little above it at n = d, below it at n = 4d." in alt
+    assert (
+        "The gated memory (α = 0.95) runs close to the delta rule with β = 1: a little above it at n = d, below it at n = 4d."
+        in alt
+    )
     for w in widths(data):
         assert 0 < w.mean("gated", w.d) - w.mean("delta", w.d) < 0.1, w.d  # a little higher at n = d
         assert w.mean("gated", 4 * w.d) < w.mean("delta", 4 * w.d), w.d
         assert np.abs(w.mean("gated") - w.mean("delta")).max() < 0.2, w.d  # runs close
-        for n in w.ns[w.at(w.d):]:  # newest tenth recalled as the delta rule does; older ones fade
+        for n in w.ns[w.at(w.d) :]:  # newest tenth recalled as the delta rule does; older ones fade
             assert abs(w.age("gated", n)[-1] - w.age("delta", n)[-1]) < 0.1, (w.d, n)
             assert w.age("gated", n)[0] > w.age("gated", n)[-1] + 0.3, (w.d, n)
-        assert abs(w.age("gated", 4 * w.d)[0] - 1) < abs(w.age("delta", 4 * w.d)[0] - 1), w.d  # closer to a read of zero
+        assert abs(w.age("gated", 4 * w.d)[0] - 1) < abs(w.age("delta", 4 * w.d)[0] - 1), (
+            w.d
+        )  # closer to a read of zero
 
 
 def test_softmax_is_lowest_from_n_equals_d_but_not_exact(data, prose, alt):
@@ -193,7 +211,7 @@ def test_softmax_is_lowest_from_n_equals_d_but_not_exact(data, prose, alt):
     assert "Softmax over the cache has the lowest error of all from $n = d$ on, at every width" in prose
     assert "Softmax over a KV cache is the lowest line from n = d on, but it rises with n too" in alt
     for w in ws.values():
-        for n in w.ns[w.at(w.d):]:
+        for n in w.ns[w.at(w.d) :]:
             assert w.mean("softmax", n) < min(w.mean(k, n) for k in w.states), (w.d, n)
         assert w.mean("softmax", w.d) < w.mean("softmax", 4 * w.d)  # it grows with n
     w32 = ws[32]
@@ -201,7 +219,7 @@ def test_softmax_is_lowest_from_n_equals_d_but_not_exact(data, prose, alt):
     assert quoted in prose
     assert f"(error {ws[4].mean('softmax', 4):.2f} at $n = d$)" in prose and "with $d = 4$ the random keys" in prose
     ends = [ws[d].mean("softmax", 4 * d) for d in sorted(ws)]
-    assert all(a > b for a, b in zip(ends, ends[1:])) and "the smaller d is, the higher it ends" in alt
+    assert all(a > b for a, b in pairwise(ends)) and "the smaller d is, the higher it ends" in alt
 
 
 def test_a_sharper_softmax_recalls_more_exactly(data):
@@ -211,20 +229,27 @@ def test_a_sharper_softmax_recalls_more_exactly(data):
     params = article.spec(FIG).params
     for d in data["widths"]:
         keys, values = builder.pairs(params["seed"], d, params["n_seeds"], 4 * d)
-        errs = [recall_sweep(keys, values, [Memory("softmax", scale=f * np.sqrt(d))], [d, 4 * d])
-                for f in (0.5, 1.0, 2.0)]
+        errs = [
+            recall_sweep(keys, values, [Memory("softmax", scale=f * np.sqrt(d))], [d, 4 * d]) for f in (0.5, 1.0, 2.0)
+        ]
         for g in range(2):
             blunt, shipped, sharp = (e[g].mean() for e in errs)
             assert sharp < shipped < blunt, d
-            assert shipped == pytest.approx(Width(data, data["by_d"][data["widths"].index(d)]).mean(
-                "softmax", [d, 4 * d][g]), abs=5e-4)
+            assert shipped == pytest.approx(
+                Width(data, data["by_d"][data["widths"].index(d)]).mean("softmax", [d, 4 * d][g]), abs=5e-4
+            )
 
 
 def test_the_memory_each_keeps(data, prose, alt):
-    assert "The cache pays in memory instead: $2nd$ numbers, as many as a state at $n = d/2$ and eight times as many at $n = 4d$." in prose
+    assert (
+        "The cache pays in memory instead: $2nd$ numbers, as many as a state at $n = d/2$ and eight times as many at $n = 4d$."
+        in prose
+    )
     assert "a bar that stays at d² for the four states and grows as 2·n·d for the cache" in alt
-    assert ("A state keeps $\\sym{cap-mem}{d^2}$ numbers however many pairs it has seen; the cache keeps "
-            "$\\sym{cap-mem}{2nd}$.") in prose
+    assert (
+        "A state keeps $\\sym{cap-mem}{d^2}$ numbers however many pairs it has seen; the cache keeps "
+        "$\\sym{cap-mem}{2nd}$."
+    ) in prose
     for w in widths(data):
         for key in w.states:
             assert {w.kept(key, n) for n in w.ns} == {w.d**2}
@@ -233,7 +258,7 @@ def test_the_memory_each_keeps(data, prose, alt):
 
 
 def test_the_error_scale_the_prose_explains(data, prose):
-    """"An error of 0 is perfect recall, 1 is what a read of zero would score": with unit values a zero
+    """ "An error of 0 is perfect recall, 1 is what a read of zero would score": with unit values a zero
     read scores exactly 1, and one pair written at full strength is read back exactly."""
     assert "An error of 0 is perfect recall, 1 is what a read of zero would score" in prose
     for w in widths(data):

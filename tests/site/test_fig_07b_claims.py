@@ -3,6 +3,7 @@ data its builder ships: DeltaNet keeps the old topic and the fact; a gate at the
 topic but scales the fact by the same α; a gate on every step loses the fact first and holds the
 topic in use more weakly; no α keeps the fact and clears the topic; KDA draws Gated DeltaNet's topic
 lines and keeps the whole fact. Numbers quoted in the prose are read from the prose and compared."""
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ def data():
 def section7():
     text = article.prose("07-gated-deltanet.md")
     start = text.index("[FIG 07b](#fig-07b) runs the argument of this section")
-    return text[start:text.index(":::", text.index("::: claim illustrative", start) + 5)]
+    return text[start : text.index(":::", text.index("::: claim illustrative", start) + 5)]
 
 
 def kind(d, name):
@@ -55,13 +56,16 @@ def test_the_setup_the_prose_describes_is_the_builders(data, section7):
     p = spec.params
     assert "four key–value pairs" in section7 and p["pairs"] == 4
     assert "over 16 seeded streams" in section7 and p["n_seeds"] == 16 == data["n_seeds"]
-    illus = section7[section7.index("::: claim illustrative"):]
+    illus = section7[section7.index("::: claim illustrative") :]
     assert "16 key and 8 value channels" in illus and (p["d_k"], p["d_v"]) == (16, 8)
     assert "64 tokens with the switch before token 33" in illus and (data["n_tokens"], data["switch_token"]) == (64, 33)
     assert "random 6-dimensional subspaces of the 12 topic channels" in illus
     assert p["topic_rank"] == 6 and p["d_k"] - p["n_slow"] == 12
     assert "four key channels that no topic key touches" in illus and p["n_slow"] == 4
-    assert "$\\beta = 0.5$ for the topic pairs and 1 for the fact" in illus and (p["beta_topic"], p["beta_fact"]) == (0.5, 1.0)
+    assert "$\\beta = 0.5$ for the topic pairs and 1 for the fact" in illus and (p["beta_topic"], p["beta_fact"]) == (
+        0.5,
+        1.0,
+    )
     assert data["alpha_slow"] == 1.0  # "no decay on the fact's channels"
 
 
@@ -107,7 +111,9 @@ def test_the_switch_scales_the_fact_by_the_same_alpha_as_the_old_topic(data, sec
 def test_a_gate_on_every_step_loses_the_fact_first_and_weakens_the_topic_in_use(data, section7):
     ts = data["ts"]
     assert "The fact, the oldest item, fades first" in section7
-    left = float(re.search(r"at \$\\alpha = (0\.\d+)\$ less than (\d+)% of it is left by the switch", section7).group(1))
+    left = float(
+        re.search(r"at \$\\alpha = (0\.\d+)\$ less than (\d+)% of it is left by the switch", section7).group(1)
+    )
     share = percent(section7, r"less than (\d+)% of it is left by the switch")
     assert curve(data, "gated", "fact", "every", left)[ts - 1] < share
     for a in data["alphas"]:
@@ -127,16 +133,20 @@ def test_a_gate_on_every_step_loses_the_fact_first_and_weakens_the_topic_in_use(
 
 
 def test_no_scalar_gate_keeps_the_fact_and_clears_the_topic(data, section7):
-    assert ("No position of the slider, with either schedule, ends with half of the fact kept and the old topic "
-            "below a tenth") in section7
+    assert (
+        "No position of the slider, with either schedule, ends with half of the fact kept and the old topic "
+        "below a tenth"
+    ) in section7
     for when, a in every_setting(data):
         fact, old = curve(data, "gated", "fact", when, a)[-1], curve(data, "gated", "old", when, a)[-1]
         assert not (fact >= 0.5 and old < 0.1), (when, a, fact, old)
 
 
 def test_kda_draws_the_scalar_gates_topic_lines_and_keeps_the_whole_fact(data, section7):
-    assert ("KDA, with the same $\\alpha$ on the topic channels and no decay on the fact's channels, draws exactly "
-            "Gated DeltaNet's topic lines and keeps all of the fact, at every $\\alpha$ and with either schedule") in section7
+    assert (
+        "KDA, with the same $\\alpha$ on the topic channels and no decay on the fact's channels, draws exactly "
+        "Gated DeltaNet's topic lines and keeps all of the fact, at every $\\alpha$ and with either schedule"
+    ) in section7
     for when, a in every_setting(data):
         for name in ("old", "new"):
             np.testing.assert_array_equal(curve(data, "kda", name, when, a), curve(data, "gated", name, when, a))
@@ -149,7 +159,7 @@ def test_section_8_link(data):
     text = article.prose("08-kda.md")
     start = text.index("[FIG 07b](#fig-07b)")
     end = "a trained layer has to learn such a split."
-    sentence = text[start:text.index(end, start) + len(end)]
+    sentence = text[start : text.index(end, start) + len(end)]
     assert "clears an old topic exactly as fast as Gated DeltaNet and keeps the whole fact" in sentence
     assert "while the scalar gate loses the fact with the topic" in sentence
     assert "put in those channels by hand" in sentence

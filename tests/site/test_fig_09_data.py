@@ -3,6 +3,7 @@
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
+
 from __future__ import annotations
 
 import math
@@ -74,10 +75,22 @@ def test_k3_sizes_come_from_the_facts_through_the_kernels(data, facts):
     kda, mla = facts.parts("kimi_k3.kda_gate"), facts.parts("kimi_k3.gated_mla")
     k3 = data["constants"]["k3"]
     assert k3["provenance"] == "source"
-    assert (k3["heads"], k3["d_h"], k3["d_c"], k3["d_r"]) == (kda["heads"], kda["head_dim"], mla["kv_lora_rank"], mla["shared_key"])
-    assert k3["kda_per_layer"] == kda_decode_memory(kda["heads"], kda["head_dim"]) == facts.number("calc.k3_kda_state_per_layer")
-    assert k3["mla_per_token"] == mla_decode_memory(1, mla["kv_lora_rank"], mla["shared_key"]) \
+    assert (k3["heads"], k3["d_h"], k3["d_c"], k3["d_r"]) == (
+        kda["heads"],
+        kda["head_dim"],
+        mla["kv_lora_rank"],
+        mla["shared_key"],
+    )
+    assert (
+        k3["kda_per_layer"]
+        == kda_decode_memory(kda["heads"], kda["head_dim"])
+        == facts.number("calc.k3_kda_state_per_layer")
+    )
+    assert (
+        k3["mla_per_token"]
+        == mla_decode_memory(1, mla["kv_lora_rank"], mla["shared_key"])
         == facts.number("calc.k3_mla_cache_per_token_layer")
+    )
     assert k3["mla_per_layer"] == mla_decode_memory(np.array(data["contexts"]), k3["d_c"], k3["d_r"]).tolist()
     assert data["contexts"][-1] == facts.number("kimi_k3.context")
 
@@ -85,7 +98,12 @@ def test_k3_sizes_come_from_the_facts_through_the_kernels(data, facts):
 def test_toy_sizes_are_the_specs_and_marked_illustrative(data, spec):
     toy, p = data["constants"]["toy"], spec.params["toy"]
     assert toy["provenance"] == "illustrative"
-    assert (toy["heads"], toy["d_h"], toy["d_c"], toy["d_r"]) == (p["heads_per_layer"], p["d_h"], p["mla_elements_per_token"], 0)
+    assert (toy["heads"], toy["d_h"], toy["d_c"], toy["d_r"]) == (
+        p["heads_per_layer"],
+        p["d_h"],
+        p["mla_elements_per_token"],
+        0,
+    )
     assert toy["kda_per_layer"] == kda_decode_memory(toy["heads"], toy["d_h"])
     assert toy["mla_per_layer"] == mla_decode_memory(np.array(data["contexts"]), toy["d_c"]).tolist()
     # the spec's constants list says which sizes are which
@@ -97,7 +115,11 @@ def test_toy_sizes_are_the_specs_and_marked_illustrative(data, spec):
 def test_k3_per_layer_crossover_is_near_2730_tokens(data, facts):
     k3 = data["constants"]["k3"]
     exact = k3["kda_per_layer"] / k3["mla_per_token"]
-    assert k3["crossover"] == pytest.approx(exact, rel=1e-15) == pytest.approx(facts.number("calc.k3_layer_crossover"), rel=1e-15)
+    assert (
+        k3["crossover"]
+        == pytest.approx(exact, rel=1e-15)
+        == pytest.approx(facts.number("calc.k3_layer_crossover"), rel=1e-15)
+    )
     assert round(exact, -1) == 2730  # the issue's number, as the facts give it
     i = data["contexts"].index(2048)  # the slider's stops either side of it
     assert k3["mla_per_layer"][i] < k3["kda_per_layer"] < k3["mla_per_layer"][i + 1]
@@ -137,14 +159,16 @@ def test_alt_sentences(data, spec):
     assert toy["mla_per_layer"][data["contexts"].index(N0)] >= FAR * toy["kda_per_layer"]
 
     assert "only a context shorter than the head dimension reverses that" in alt
-    for N, m in zip(data["contexts"], toy["mla_per_layer"]):
+    for N, m in zip(data["contexts"], toy["mla_per_layer"], strict=True):
         assert (m < toy["kda_per_layer"]) == (N < toy["d_h"]), N
 
     assert "one MLA layer overtakes one KDA layer at a context of a few thousand tokens" in alt
     assert 1000 <= k3["crossover"] < 10000
 
-    assert ("at the starting context, a little past the context at which all of K3's MLA caches together hold as "
-            "much as all of its KDA states, the MLA and KDA totals are nearly equal, the MLA part slightly the larger") in alt
+    assert (
+        "at the starting context, a little past the context at which all of K3's MLA caches together hold as "
+        "much as all of its KDA states, the MLA and KDA totals are nearly equal, the MLA part slightly the larger"
+    ) in alt
     mla, kda = parts(data, "k3", data["k3_layout"], N0)
     assert nearly_equal(mla, kda) and mla > kda
     break_even = kda / (data["k3_layout"].count("mla") * k3["mla_per_token"])
@@ -165,11 +189,15 @@ def test_caption_sentences(data, spec):
 def test_mla_bars_rise_by_the_same_step_per_doubling_on_the_log_axis(data, prose, spec):
     """§09 and the alt: an MLA layer's cache is proportional to the context, so on the chart's log axis
     each doubling of the context raises its bar by the same step; a KDA bar does not move."""
-    assert ("Each MLA layer's cache grows in proportion to the context, because it holds a latent for every token; on "
-            "the chart's log axis every doubling of the context raises its bar by the same step.") in prose
-    assert ("a bar chart of decode memory per layer on a log scale and a bar that splits the total into its MLA and KDA "
-            "shares, from 0 to 100 %. Each MLA bar stands for a cache proportional to the context length, so it rises by "
-            "the same step per doubling") in flat(spec.alt)
+    assert (
+        "Each MLA layer's cache grows in proportion to the context, because it holds a latent for every token; on "
+        "the chart's log axis every doubling of the context raises its bar by the same step."
+    ) in prose
+    assert (
+        "a bar chart of decode memory per layer on a log scale and a bar that splits the total into its MLA and KDA "
+        "shares, from 0 to 100 %. Each MLA bar stands for a cache proportional to the context length, so it rises by "
+        "the same step per doubling"
+    ) in flat(spec.alt)
     n = np.asarray(data["contexts"], dtype=float)
     for c in data["constants"].values():
         mla = np.asarray(c["mla_per_layer"], dtype=float)
@@ -180,8 +208,9 @@ def test_mla_bars_rise_by_the_same_step_per_doubling_on_the_log_axis(data, prose
 
 def test_section_sentences_about_the_toy_presets(data, prose):
     toy, k3 = data["constants"]["toy"], data["constants"]["k3"]
-    assert ("one KDA head per layer and an MLA latent exactly as wide as the head dimension, "
-            "with no shared key channel") in prose
+    assert (
+        "one KDA head per layer and an MLA latent exactly as wide as the head dimension, with no shared key channel"
+    ) in prose
     assert toy["heads"] == 1 and toy["d_c"] == toy["d_h"] and toy["d_r"] == 0
 
     assert "one MLA layer then costs the same as one KDA layer when the context equals the head dimension" in prose
@@ -191,9 +220,11 @@ def test_section_sentences_about_the_toy_presets(data, prose):
     assert "Real layers have many heads and a wider cache per token" in prose
     assert k3["heads"] > 1 and k3["mla_per_token"] > toy["mla_per_token"]
 
-    assert ("With the toy sizes every KDA bar is taller than every MLA bar once the context is shorter "
-            "than the head dimension") in prose
-    for N, m in zip(data["contexts"], toy["mla_per_layer"]):
+    assert (
+        "With the toy sizes every KDA bar is taller than every MLA bar once the context is shorter "
+        "than the head dimension"
+    ) in prose
+    for N, m in zip(data["contexts"], toy["mla_per_layer"], strict=True):
         assert (m < toy["kda_per_layer"]) == (N < toy["d_h"]), N
 
 
@@ -209,7 +240,9 @@ def test_section_sentences_about_k3(data, prose, facts):
     assert k3["kda_per_layer"] == facts.number("calc.k3_kda_state_per_layer")
     assert "each gated MLA layer caches {{calc.k3_mla_cache_per_token_layer}} elements per token" in prose
     assert k3["mla_per_token"] == facts.number("calc.k3_mla_cache_per_token_layer")
-    assert "One MLA layer therefore outgrows one KDA layer only beyond about {{calc.k3_layer_crossover}} tokens" in prose
+    assert (
+        "One MLA layer therefore outgrows one KDA layer only beyond about {{calc.k3_layer_crossover}} tokens" in prose
+    )
     assert k3["crossover"] == pytest.approx(facts.number("calc.k3_layer_crossover"))
 
     assert "the MLA layers cache {{calc.k3_mla_cache_per_token}} elements per token" in prose
@@ -220,12 +253,17 @@ def test_section_sentences_about_k3(data, prose, facts):
     break_even = kda / (layout.count("mla") * k3["mla_per_token"])
     assert break_even == pytest.approx(facts.number("calc.k3_kda_state_in_mla_tokens"))
 
-    assert ("at its starting context, a little beyond that point, the MLA and KDA totals are nearly equal, "
-            "the MLA part slightly the larger") in prose
+    assert (
+        "at its starting context, a little beyond that point, the MLA and KDA totals are nearly equal, "
+        "the MLA part slightly the larger"
+    ) in prose
     assert break_even < N0 <= (1 + A_LITTLE) * break_even
     assert nearly_equal(mla, kda) and mla > kda
 
-    assert "Slide the context to K3's full window and the MLA caches outweigh the KDA states more than a hundredfold" in prose
+    assert (
+        "Slide the context to K3's full window and the MLA caches outweigh the KDA states more than a hundredfold"
+        in prose
+    )
     assert data["contexts"][-1] == facts.number("kimi_k3.context")
     mla_max, kda_max = parts(data, "k3", layout, data["contexts"][-1])
     assert mla_max > 100 * kda_max

@@ -1,6 +1,9 @@
 """FIG 10: the sentences of §10, the caption and the text alternative that say what the figure shows,
 checked against the figure's data as its builder makes it from its spec."""
+
 from __future__ import annotations
+
+from itertools import pairwise
 
 import pytest
 
@@ -33,7 +36,10 @@ def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, pr
     MQA the shortest bar, every bar back at multi-head attention's length with Compress off."""
     b = bytes_of(data)
     assert "shrink from the size of ordinary multi-head attention's cache, still drawn as the empty track" in prose
-    assert "MLA's bar ends far below multi-head and grouped-query attention's, though not below multi-query attention's" in prose
+    assert (
+        "MLA's bar ends far below multi-head and grouped-query attention's, though not below multi-query attention's"
+        in prose
+    )
     assert data["cache"][0]["name"] == "MHA" and max(b.values()) == b["MHA"]  # every bar starts at MHA's length
     assert b["MQA"] < b["MLA"] <= b["GQA"] / 4 and b["MLA"] <= b["MHA"] / 16  # "far below": a quarter or less
     alt = article.flat(spec.alt)
@@ -47,7 +53,7 @@ def test_bars_start_at_mha_and_mla_ends_below_mha_and_gqa_not_below_mqa(data, pr
 
 def test_axis_ticks_are_quarters_of_mha_and_span_every_bar(data):
     t = data["ticks"]
-    assert t[0] == 0 and t[-1] == bytes_of(data)["MHA"] and all(b - a == t[1] for a, b in zip(t, t[1:]))
+    assert t[0] == 0 and t[-1] == bytes_of(data)["MHA"] and all(b - a == t[1] for a, b in pairwise(t))
 
 
 def test_the_three_outputs_agree_to_rounding(data, prose):

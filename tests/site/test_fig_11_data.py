@@ -4,6 +4,7 @@ the figure's caption and in its text alternative) against that data.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
+
 from __future__ import annotations
 
 import re
@@ -11,9 +12,15 @@ import re
 import numpy as np
 import pytest
 
+from k3explainer.kernels import (
+    balance_shares,
+    expert_load,
+    route,
+    sequence_balance_loss,
+    switch_balance_loss,
+    update_balance_bias,
+)
 from k3explainer.site.projectcode import builder
-from k3explainer.kernels import expert_load, route, sequence_balance_loss, switch_balance_loss, update_balance_bias
-from k3explainer.kernels import balance_shares
 
 from . import article
 from .article import flat
@@ -44,14 +51,20 @@ def prose():
 
 
 def sizes(data) -> dict:
-    return {"T": len(data["tokens"]), "D": len(data["x"][0]), "E": len(data["centroids"]), "k": data["top_k"],
-            "shared": data["n_shared"]}
+    return {
+        "T": len(data["tokens"]),
+        "D": len(data["x"][0]),
+        "E": len(data["centroids"]),
+        "k": data["top_k"],
+        "shared": data["n_shared"],
+    }
 
 
 def kernel_balance(data, biased: bool) -> float:
     x, c = np.array(data["x"]), np.array(data["centroids"])
-    r = route(x @ c.T, data["top_k"], score_func="sigmoid", renormalize=True,
-              bias=np.array(data["bias"]) if biased else None)
+    r = route(
+        x @ c.T, data["top_k"], score_func="sigmoid", renormalize=True, bias=np.array(data["bias"]) if biased else None
+    )
     return switch_balance_loss(r["scores"], r["experts"])
 
 
@@ -68,7 +81,10 @@ def test_the_label_is_the_facts_formula_and_the_kernel_computes_it(data, facts):
     assert "{{moe.switch_aux_loss}}" in data["balance_label_md"] and "α = 1" in data["balance_label_md"]
     assert "top-1" in fact.note.lower()  # Switch's definition, which the figure's text carries over to top-k
     # the provenance names the same formula and fact
-    assert formula in data["provenance"]["balance"] and builder(ROOT, "fig_11_moe_router").BALANCE_FACT in data["provenance"]["balance"]
+    assert (
+        formula in data["provenance"]["balance"]
+        and builder(ROOT, "fig_11_moe_router").BALANCE_FACT in data["provenance"]["balance"]
+    )
     assert data["provenance"]["kernels"].count("k3explainer.kernels.switch_balance_loss") == 1
     # shipped value = N·Σ f_i P_i literally, from the shipped shares, = the kernel
     for key, biased in (("plain", False), ("biased", True)):
@@ -120,20 +136,26 @@ def test_gates_are_the_chosen_scores_over_their_sum(data):
 
 def test_section_sentences_about_the_demo(data, prose):
     s = sizes(data)
-    assert (f"FIG 11's layer is a demo: {s['D']}-dimensional features, {WORDS[s['E']]} routed experts with "
-            f"top-{s['k']} routing, {WORDS[s['shared']]} shared experts and seeded vectors.") in prose
+    assert (
+        f"FIG 11's layer is a demo: {s['D']}-dimensional features, {WORDS[s['E']]} routed experts with "
+        f"top-{s['k']} routing, {WORDS[s['shared']]} shared experts and seeded vectors."
+    ) in prose
     assert "each gate is the expert's score divided by the sum of the chosen experts' scores" in prose
     assert "so the $k$ gates add up to one" in prose
     assert "In [FIG 11](#fig-11) each score is a sigmoid, $s_e(x) = \\sigma(x\\cdot c_e)$" in prose
     test_gates_are_the_chosen_scores_over_their_sum(data)
     assert "the router takes the dot product of the two and turns it into a score with the sigmoid" in prose
-    np.testing.assert_allclose(np.array(data["logits"]), np.array(data["x"]) @ np.array(data["centroids"]).T,
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        np.array(data["logits"]), np.array(data["x"]) @ np.array(data["centroids"]).T, rtol=0, atol=1e-15
+    )
     assert "their gate weights, which sum to one" in prose
 
 
 def test_section_sentences_about_the_balance_statistic(data, prose):
-    assert "[FIG 11](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars (under them, on a phone)." in prose
+    assert (
+        "[FIG 11](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars (under them, on a phone)."
+        in prose
+    )
     assert "Its router picks several experts per token" in prose and data["top_k"] > 1
     assert "Both shares sum to one over the experts, so an even load gives exactly one" in prose
     assert data["balance_even"] == 1.0
@@ -151,8 +173,10 @@ def test_section_sentences_about_the_balance_statistic(data, prose):
 
 
 def test_section_sentences_about_the_bias_button(data, prose, spec):
-    assert ("the experts above the mean load lose a little score for the purpose of selection, those below gain "
-            "a little, some choices change, and the load becomes more even and the statistic falls towards one") in prose
+    assert (
+        "the experts above the mean load lose a little score for the purpose of selection, those below gain "
+        "a little, some choices change, and the load becomes more even and the statistic falls towards one"
+    ) in prose
     load0, load1 = np.array(data["plain"]["load"]), np.array(data["biased"]["load"])
     bias = np.array(data["bias"])
     np.testing.assert_array_equal(bias, update_balance_bias(np.zeros(len(bias)), load0, spec.params["bias_gamma"]))
@@ -166,9 +190,14 @@ def test_section_sentences_about_the_bias_button(data, prose, spec):
 
 def test_section_growth_sentence_uses_computed_ratios(prose, facts):
     assert "severalfold" not in prose
-    for key in ("k2_to_k3_total_growth", "k2_to_k3_active_growth", "k2_to_k3_expert_growth",
-                "k2_active_fraction", "k3_active_fraction"):
-        assert "{{calc.%s}}" % key in prose
+    for key in (
+        "k2_to_k3_total_growth",
+        "k2_to_k3_active_growth",
+        "k2_to_k3_expert_growth",
+        "k2_active_fraction",
+        "k3_active_fraction",
+    ):
+        assert f"{{{{calc.{key}}}}}" in prose
     k2 = facts.parts("kimi_k2.summary")
     assert facts.number("calc.k2_to_k3_expert_growth") == facts.parts("kimi_k3.experts")["routed"] / k2["routed"]
     # "moved only from … to …": the share grew, by well under the growth of either count
@@ -178,9 +207,11 @@ def test_section_growth_sentence_uses_computed_ratios(prose, facts):
 
 def test_caption_sentences(data, spec):
     s, caption = sizes(data), flat(spec.caption)
-    assert (f"each token's router scores are the sigmoids of its dot products with {WORDS[s['E']]} expert centroids, "
-            f"the {WORDS[s['k']]} highest win, and their gate weights $g_e(x)$, each winning score divided by the "
-            f"winners' sum, mix the expert outputs; {WORDS[s['shared']]} shared experts see every token.") in caption
+    assert (
+        f"each token's router scores are the sigmoids of its dot products with {WORDS[s['E']]} expert centroids, "
+        f"the {WORDS[s['k']]} highest win, and their gate weights $g_e(x)$, each winning score divided by the "
+        f"winners' sum, mix the expert outputs; {WORDS[s['shared']]} shared experts see every token."
+    ) in caption
     test_gates_are_the_chosen_scores_over_their_sum(data)
     assert "Switch Transformer's balance statistic, which is exactly one when the load is even" in caption
     assert data["balance_even"] == 1.0
@@ -188,14 +219,24 @@ def test_caption_sentences(data, spec):
 
 def test_alt_sentences(data, spec):
     s, alt = sizes(data), flat(spec.alt)
-    assert alt.startswith(f"{WORDS[len(data['tiles'])].capitalize()} tiles give K3's headline numbers from the facts file")
-    assert re.search(r"\d", alt.split("Below,")[0].replace("K3", "")) is None  # no typed K3 number: the tiles carry the facts
-    assert (f"{WORDS[s['T']]} tokens on the left are wired to {WORDS[s['E']]} routed experts and "
-            f"{WORDS[s['shared']]} shared experts on the right") in alt
-    assert (f"for the {WORDS[s['k']]} winners, their rank and gate weight: the winner's score divided by the sum of "
-            f"the {WORDS[s['k']]} winning scores, so the gate weights sum to one") in alt
-    assert (f"Switch Transformer's balance statistic N·Σ f_i P_i, its loss L_aux with α = 1, for the batch, after one "
-            f"bias step and at perfect balance, where it is exactly one") in alt
+    assert alt.startswith(
+        f"{WORDS[len(data['tiles'])].capitalize()} tiles give K3's headline numbers from the facts file"
+    )
+    assert (
+        re.search(r"\d", alt.split("Below,")[0].replace("K3", "")) is None
+    )  # no typed K3 number: the tiles carry the facts
+    assert (
+        f"{WORDS[s['T']]} tokens on the left are wired to {WORDS[s['E']]} routed experts and "
+        f"{WORDS[s['shared']]} shared experts on the right"
+    ) in alt
+    assert (
+        f"for the {WORDS[s['k']]} winners, their rank and gate weight: the winner's score divided by the sum of "
+        f"the {WORDS[s['k']]} winning scores, so the gate weights sum to one"
+    ) in alt
+    assert (
+        "Switch Transformer's balance statistic N·Σ f_i P_i, its loss L_aux with α = 1, for the batch, after one "
+        "bias step and at perfect balance, where it is exactly one"
+    ) in alt
     assert data["balance_formula"] in alt and data["balance_even"] == 1.0
     assert "which makes the load more even and lowers the statistic" in alt
     load0, load1 = np.array(data["plain"]["load"]), np.array(data["biased"]["load"])

@@ -2,9 +2,10 @@
 checked against the data the builder ships (from the spec's params): the same start, the collapse
 without balancing, the Switch loss's weight against its share of the router's update, the bias's
 evenness at no share, and the capacity line's meaning."""
+
 from __future__ import annotations
 
-import re
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ WORDS = {"two": 2, "three": 3, "four": 4, "twelve": 12, "sixteen": 16}
 def data():
     d = article.figure_data(FIG)
     runs = [(r["regime"], r["alpha"]) for r in d["runs"]]
-    d["run"] = lambda regime, alpha=0.0: runs.index((regime, float(alpha)))  # noqa: E731
+    d["run"] = lambda regime, alpha=0.0: runs.index((regime, float(alpha)))
     d["R"] = np.array(d["ratio"])  # [run, step] busiest ÷ mean, every step
     d["L"] = np.array(d["load"])  # [run, grid step, expert]
     d["D"] = np.array(d["dropped"])  # [capacity factor, run, grid step]
@@ -29,7 +30,7 @@ def data():
 @pytest.fixture(scope="module")
 def texts():
     prose = article.prose("11-moe.md")
-    passage = prose[prose.index("One step on one batch cannot show"):]
+    passage = prose[prose.index("One step on one batch cannot show") :]
     spec = article.spec(FIG)
     return {"prose": passage, "caption": article.flat(spec.caption), "alt": article.flat(spec.alt)}
 
@@ -60,19 +61,35 @@ def test_the_scale_and_the_common_start(data, texts):
 
 
 def test_without_balancing_the_load_collapses_onto_the_early_favourites(data, texts):
-    says(texts, "prose", "by the last step the four experts that were busiest at the start take every routing slot "
-                         "and the other twelve take none")
-    says(texts, "alt", "without balancing the four experts that were busiest at the start hold every token and the "
-                       "other twelve are empty")
-    says(texts, "caption", "Left alone, it keeps rewarding the experts it already picks most, and the load collapses onto them")
+    says(
+        texts,
+        "prose",
+        "by the last step the four experts that were busiest at the start take every routing slot "
+        "and the other twelve take none",
+    )
+    says(
+        texts,
+        "alt",
+        "without balancing the four experts that were busiest at the start hold every token and the "
+        "other twelve are empty",
+    )
+    says(
+        texts,
+        "caption",
+        "Left alone, it keeps rewarding the experts it already picks most, and the load collapses onto them",
+    )
     none = data["L"][data["run"]("none")]
     busy = set(np.flatnonzero(none[-1]))
     first = set(np.argsort(-none[0], kind="stable")[: len(busy)])
     assert len(busy) == WORDS["four"] and data["experts"] - len(busy) == WORDS["twelve"]
     assert busy == first  # the busiest four at step 0 are the only ones left busy
     assert none[-1].sum() == data["top_k"] * data["tokens"]  # every slot
-    says(texts, "alt", "Without balancing the line climbs, and from step 40 on the busiest expert carries more than "
-                       "four times the mean")
+    says(
+        texts,
+        "alt",
+        "Without balancing the line climbs, and from step 40 on the busiest expert carries more than "
+        "four times the mean",
+    )
     r = data["R"][data["run"]("none")]
     assert r[-1] > r[0] and (r[40:] > 4).all()
 
@@ -84,12 +101,16 @@ def test_without_balancing_two_thirds_of_the_slots_would_be_dropped(data, texts)
 
 
 def test_the_switch_loss_evens_the_load_as_far_as_its_weight_allows(data, texts):
-    says(texts, "caption", "Switch Transformer's auxiliary loss evens the load only as far as its weight $\\alpha$ allows")
+    says(
+        texts,
+        "caption",
+        "Switch Transformer's auxiliary loss evens the load only as far as its weight $\\alpha$ allows",
+    )
     says(texts, "alt", "With the Switch loss the line settles lower the larger α is")
     says(texts, "prose", "The Switch loss evens the load only as far as its weight allows")
     alphas = sorted(data["alphas"])
     settled = [data["R"][data["run"]("switch", a), 60:].mean() for a in alphas]
-    assert all(a > b for a, b in zip(settled, settled[1:]))
+    assert all(a > b for a, b in pairwise(settled))
     says(texts, "prose", "At $\\alpha = 0.3$ the load ends more uneven than it started")
     says(texts, "alt", "at α = 0.3 it ends above where it started")
     weak = data["R"][data["run"]("switch", 0.3)]
@@ -102,7 +123,7 @@ def test_the_harder_the_loss_pulls_the_more_of_the_router_update_it_takes(data, 
     says(texts, "caption", "the harder it pulls, the more of the router's updates its gradient takes on average")
     share = {a: np.array(data["aux_share"][data["run"]("switch", a)]) for a in data["alphas"]}
     means = [share[a].mean() for a in sorted(share)]
-    assert all(a < b for a, b in zip(means, means[1:]))
+    assert all(a < b for a, b in pairwise(means))
     assert all((s > 0).all() for s in share.values())  # every update has a part from the loss
     says(texts, "prose", "but by then the loss supplies nearly half of the router's update on average")
     says(texts, "alt", "its share of the router's update, nearly half on average at α = 3")
@@ -121,9 +142,13 @@ def test_the_bias_evens_the_load_with_no_share_of_the_router_update(data, texts)
     says(texts, "caption", "DeepSeek-V3's bias evens the load by changing only which experts are chosen")
     assert not np.any(data["aux_share"][data["run"]("bias")]) and not np.any(data["aux_share"][data["run"]("none")])
     assert bias[60:].mean() < bias[0] / 1.5
-    says(texts, "alt", "With the bias it falls to about 1.5 within ten steps; from step 40 on it stays under 1.75 and "
-                       "averages about 1.4")
-    assert bias[: 11].min() <= 1.5 and (bias[40:] < 1.75).all() and f"{bias[40:].mean():.1f}" == "1.4"
+    says(
+        texts,
+        "alt",
+        "With the bias it falls to about 1.5 within ten steps; from step 40 on it stays under 1.75 and "
+        "averages about 1.4",
+    )
+    assert bias[:11].min() <= 1.5 and (bias[40:] < 1.75).all() and f"{bias[40:].mean():.1f}" == "1.4"
     says(texts, "alt", "every bar of the bias run is within a factor of two of the mean")
     last = data["L"][data["run"]("bias"), -1]
     assert (last >= data["mean_load"] / 2).all() and (last <= 2 * data["mean_load"]).all()
@@ -137,4 +162,3 @@ def test_above_the_capacity_line_the_busiest_expert_drops_slots(data, texts):
         over = data["R"][:, grid] > cf
         np.testing.assert_array_equal(over, data["D"][c] > 0)
         np.testing.assert_array_equal(over, data["L"].max(axis=-1) > data["capacity"][c])
-

@@ -4,13 +4,14 @@ either side that breaks the match fails here: growth roughly as √l to about te
 at the layer marked as K3's count; layer 1's share tracking 1/l down to about 1 %; attention-residual inputs bounded by
 their largest source, between about 0.6 and 1; random queries wandering; the aimed query keeping more
 than 80 % of the input, a weight of 0.79 at the marked layer, about 74 times the equal share."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from k3explainer.site.projectcode import builder
 from k3explainer.kernels import attention_residual, residual_stack, retrieval_query, stream_rms
+from k3explainer.site.projectcode import builder
 
 from . import article
 from .project import ROOT
@@ -60,11 +61,20 @@ def test_the_setup_the_words_describe(data, words):
 
 
 def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
-    said(words, "Every layer adds an output about the size of the embedding", "grows roughly as $\\sqrt{l}$",
-         "it is about ten times the embedding's",
-         "K3's own stream would be larger still, because each of its layers writes to it twice: attention, then the MLP", where=("prose",))
-    said(words, "it grows with every layer, roughly as the square root of l, to about ten times the embedding's size "
-                "at the marked layer", where=("alt",))
+    said(
+        words,
+        "Every layer adds an output about the size of the embedding",
+        "grows roughly as $\\sqrt{l}$",
+        "it is about ten times the embedding's",
+        "K3's own stream would be larger still, because each of its layers writes to it twice: attention, then the MLP",
+        where=("prose",),
+    )
+    said(
+        words,
+        "it grows with every layer, roughly as the square root of l, to about ten times the embedding's size "
+        "at the marked layer",
+        where=("alt",),
+    )
     assert 0.9 <= data["output_rms"] / data["embedding_rms"] <= 1.15
     rms, depths = series(data, "plain", "rms"), np.array(data["depths"])
     assert np.all(np.diff(rms) > 0)  # with every layer
@@ -73,9 +83,16 @@ def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
 
 
 def test_layer_1_dilutes_like_the_equal_share(data, words):
-    said(words, "layer 1's share stays close to the equal share $1/l$, about 1 % of what the marked layer reads",
-         where=("prose",))
-    said(words, "it stays close to the dotted equal-share line 1/l, falling to about 1 % at the marked layer", where=("alt",))
+    said(
+        words,
+        "layer 1's share stays close to the equal share $1/l$, about 1 % of what the marked layer reads",
+        where=("prose",),
+    )
+    said(
+        words,
+        "it stays close to the dotted equal-share line 1/l, falling to about 1 % at the marked layer",
+        where=("alt",),
+    )
     share, depths = series(data, "plain", "shares", data["target"]), np.array(data["depths"])
     assert data["target"] == 1
     assert np.all((share * depths > 0.6) & (share * depths < 1.1))  # close to 1/l at every stop
@@ -98,10 +115,18 @@ def test_shares_sum_to_one_and_plain_weights_are_equal_pieces(data, words):
 
 
 def test_an_attention_residual_input_stays_between_about_0_6_and_1(data, words):
-    said(words, "a layer's input is a weighted average of its sources, never larger than the largest of them",
-         "its RMS stays between about 0.6 and 1 at every depth", where=("prose",))
-    said(words, "never larger than the largest of them: it stays between about 0.6 and 1, a little below 1 with the query "
-                "aimed at layer 1 and lower, down to about 0.6, with random queries as their weights spread", where=("alt",))
+    said(
+        words,
+        "a layer's input is a weighted average of its sources, never larger than the largest of them",
+        "its RMS stays between about 0.6 and 1 at every depth",
+        where=("prose",),
+    )
+    said(
+        words,
+        "never larger than the largest of them: it stays between about 0.6 and 1, a little below 1 with the query "
+        "aimed at layer 1 and lower, down to about 0.6, with random queries as their weights spread",
+        where=("alt",),
+    )
     aligned, rand = series(data, "aligned", "rms"), series(data, "random", "rms")
     both = np.concatenate([aligned, rand])
     assert round(both.min(), 1) == 0.6 and round(both.max(), 1) == 1.0
@@ -130,10 +155,18 @@ def test_never_larger_than_the_largest_source_token_by_token(data):
 
 
 def test_random_queries_wander(data, words):
-    said(words, "Random queries, the general case, spread the weights unevenly and retrieve nothing in particular",
-         "layer 1 gets several times its equal share at some depths and next to nothing at others", where=("prose",))
-    said(words, "with random queries it wanders, several times 1/l at some layers and near zero at others",
-         "with random queries the pieces are uneven", where=("alt",))
+    said(
+        words,
+        "Random queries, the general case, spread the weights unevenly and retrieve nothing in particular",
+        "layer 1 gets several times its equal share at some depths and next to nothing at others",
+        where=("prose",),
+    )
+    said(
+        words,
+        "with random queries it wanders, several times 1/l at some layers and near zero at others",
+        "with random queries the pieces are uneven",
+        where=("alt",),
+    )
     share, depths = series(data, "random", "shares", 1), np.array(data["depths"])
     assert (share * depths).max() >= 3 and share.min() < 0.001
     for j, l in enumerate(data["depths"]):
@@ -144,10 +177,18 @@ def test_random_queries_wander(data, words):
 
 
 def test_the_aimed_query_retrieves_layer_1(data, words):
-    said(words, "layer 1 keeps more than 80 % of the input at every depth; at the marked layer its weight is 0.79, about 74 "
-                "times the equal share", where=("prose",))
-    said(words, "With the query aimed at layer 1 it stays above 80 % at every layer",
-         "with the aimed query one piece, layer 1, fills most of it", where=("alt",))
+    said(
+        words,
+        "layer 1 keeps more than 80 % of the input at every depth; at the marked layer its weight is 0.79, about 74 "
+        "times the equal share",
+        where=("prose",),
+    )
+    said(
+        words,
+        "With the query aimed at layer 1 it stays above 80 % at every layer",
+        "with the aimed query one piece, layer 1, fills most of it",
+        where=("alt",),
+    )
     assert np.all(series(data, "aligned", "shares", 1) > 0.8)
     weights = series(data, "aligned", "weights", 1)
     assert np.all(weights > 0.5)  # fills most of the strip

@@ -3,12 +3,12 @@ figure's caption and in its text alternative) against that data.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 
 from . import article
 
@@ -128,7 +128,10 @@ def test_alt_sentences(data, spec):
     assert "the KV cache answers recomputation, which is waste rather than one of the four walls" in alt
     assert node(data, "kv-cache")["wall"] == "recomputation" and len(data["walls"]) == 4
     assert "the final node gathers all four" in alt and data["nodes"][-1]["wall"] == "all"
-    assert "A button for each of the four walls, labelled with how many steps answer it, marks those steps and the final node" in alt
+    assert (
+        "A button for each of the four walls, labelled with how many steps answer it, marks those steps and the final node"
+        in alt
+    )
 
 
 def test_caption_sentences(data, spec):
@@ -143,14 +146,18 @@ def test_caption_sentences(data, spec):
 
 def test_section_sentences(data, prose):
     c = counts(data)
-    assert ("After the starting point, every wall sentence but one names one of the four walls of [§01](#gpt2), "
-            "coupling, memory, capacity or depth") in prose
+    assert (
+        "After the starting point, every wall sentence but one names one of the four walls of [§01](#gpt2), "
+        "coupling, memory, capacity or depth"
+    ) in prose
     assert "The exception is the KV cache, whose wall is recomputation" in prose
     middle = data["nodes"][1:-1]
     assert [n["id"] for n in middle if n["wall"] not in c] == ["kv-cache"]
 
-    assert ("The sparsely-gated mixture-of-experts layer, the earliest paper on the map, sits near the end, and "
-            "multi-head latent attention is older than Kimi Delta Attention, which the map puts before it.") in prose
+    assert (
+        "The sparsely-gated mixture-of-experts layer, the earliest paper on the map, sits near the end, and "
+        "multi-head latent attention is older than Kimi Delta Attention, which the map puts before it."
+    ) in prose
     years = [n["year"] for n in data["nodes"]]
     moe = node(data, "moe")
     assert moe["year"] == min(years) and years.count(moe["year"]) == 1
@@ -160,8 +167,9 @@ def test_section_sentences(data, prose):
     assert "Per-channel decay did not start with KDA either: gated linear attention decays each key channel" in prose
     assert index(data, "gla") < index(data, "kda") and node(data, "gla")["year"] < node(data, "kda")["year"]
 
-    assert ("the KV cache bought speed with memory, linear attention bought constant memory with a weaker similarity"
-            ) in prose
+    assert (
+        "the KV cache bought speed with memory, linear attention bought constant memory with a weaker similarity"
+    ) in prose
     assert node(data, "kv-cache")["price_md"].startswith("Memory:")
     assert "weaker similarity" in node(data, "linear-attention")["price_md"]
     assert "the hybrid put a little exact memory back" in prose

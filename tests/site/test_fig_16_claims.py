@@ -1,6 +1,7 @@
 """FIG 16 and §16: every count the figure shows adds up exactly the terms its description names, and
 every sentence of the prose, caption, alt and trade note that says what FIG 16 shows is checked
 against the figure's own data (built by its builder from its spec, as the page gets it)."""
+
 from __future__ import annotations
 
 import re
@@ -71,12 +72,20 @@ def test_mla_prefill_computes_the_rebuild_as_well_as_the_attention(data):
 
 def test_every_count_is_the_sum_of_its_listed_terms_and_every_listed_term_is_described(data):
     words = {  # a word of each term's label that its panel sentence uses too
-        "queries": "queries", "keys": "keys", "values": "values", "scores": "scores", "gates": "gates",
-        "beta": "β", "latents": "latent", "rebuilt": "rebuilt", "cache": "cache", "state": "state",
+        "queries": "queries",
+        "keys": "keys",
+        "values": "values",
+        "scores": "scores",
+        "gates": "gates",
+        "beta": "β",
+        "latents": "latent",
+        "rebuilt": "rebuilt",
+        "cache": "cache",
+        "state": "state",
     }
     for m in data["values"]:
         for p in data["values"][m]:
-            for q, region in (("reads", "read"), ("flops", "computed")):
+            for q in ("reads", "flops"):
                 terms = parts(data, m, p, q)
                 np.testing.assert_allclose(sum(terms.values()), arr(data["values"][m][p][q]), rtol=1e-15)
                 if q == "reads" and m != "hybrid":
@@ -102,7 +111,9 @@ def test_decode_counts_follow_the_sourced_accounting(data):
 
 
 def test_trade_note_ratios_are_the_shown_counts(data):
-    v = {m: {p: {q: arr(x) for q, x in data["values"][m][p].items()} for p in data["values"][m]} for m in data["values"]}
+    v = {
+        m: {p: {q: arr(x) for q, x in data["values"][m][p].items()} for p in data["values"][m]} for m in data["values"]
+    }
     for p, t in data["trade"].items():
         np.testing.assert_allclose(arr(t["flops_ratio"]), v["mla"][p]["flops"] / v["softmax"][p]["flops"], rtol=1e-15)
         np.testing.assert_allclose(arr(t["reads_ratio"]), v["softmax"][p]["reads"] / v["mla"][p]["reads"], rtol=1e-15)
@@ -169,8 +180,10 @@ def test_hybrid_growing_cost_is_nearly_all_mla_at_long_contexts(data, prose):
     for p, q in (("prefill", "flops"), ("decode", "reads"), ("decode", "flops")):
         terms = parts(data, "hybrid", p, q)
         assert terms["mla"][-1] / (terms["mla"][-1] + terms["kda"][-1]) > 0.99, (p, q)
-    assert ("the few MLA layers account for nearly all of the hybrid's prefill FLOPs and nearly all of its "
-            "decode reads and FLOPs") in prose
+    assert (
+        "the few MLA layers account for nearly all of the hybrid's prefill FLOPs and nearly all of its "
+        "decode reads and FLOPs"
+    ) in prose
 
 
 def test_softmax_prefill_stores_and_rereads_the_scores(data, prose):
@@ -197,7 +210,9 @@ def test_demo_constants_named_in_the_spec_are_the_params(spec, data):
 
 def test_section_and_spec_use_no_stale_counting_words():
     """The old wording claimed only elements; FLOPs are counted too, and the linear label was KDA's counts."""
-    text = SECTION.read_text(encoding="utf-8") + (ROOT / "content" / "figures" / "fig-16.yaml").read_text(encoding="utf-8")
+    text = SECTION.read_text(encoding="utf-8") + (ROOT / "content" / "figures" / "fig-16.yaml").read_text(
+        encoding="utf-8"
+    )
     assert "count elements, not bytes or seconds" not in text
     assert "a linear or KDA state" not in text
     assert "These decode savings are what Kimi Linear measured" not in text

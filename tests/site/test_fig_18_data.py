@@ -3,12 +3,12 @@ figure's caption and in its text alternative) against the figure's data.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 
 from . import article
 
@@ -70,7 +70,12 @@ def test_alt_and_caption_type_no_count(spec, data):
         assert not re.search(NUMBER_WORDS, text, re.I)
     assert "each answering the same four questions" in article.flat(spec.caption) and len(data["questions"]) == 4
     assert "four short answers, what changed, why, what got better and what got harder" in article.flat(spec.alt)
-    assert [q["label"].lower() for q in data["questions"]] == ["what changed", "why", "what got better", "what got harder"]
+    assert [q["label"].lower() for q in data["questions"]] == [
+        "what changed",
+        "why",
+        "what got better",
+        "what got harder",
+    ]
 
 
 def test_alt_names_every_verdict_in_order(spec, data):
@@ -85,8 +90,10 @@ def test_alt_names_every_verdict_in_order(spec, data):
 def test_section_sentences(prose, data):
     body = prose.split("---", 2)[2]
     assert not re.search(NUMBER_WORDS, body, re.I)
-    assert ("The KV cache moves it into memory, the delta rule into arithmetic, per-channel decay into the kernels, "
-            "and the hybrid and the experts into the serving system.") in prose
+    assert (
+        "The KV cache moves it into memory, the delta rule into arithmetic, per-channel decay into the kernels, "
+        "and the hybrid and the experts into the serving system."
+    ) in prose
     assert answer(data, "cache", "harder").startswith("Memory grows")
     assert "more arithmetic per token" in answer(data, "delta", "harder")
     assert "the cost moves into the kernels" in answer(data, "gates", "harder")

@@ -1,5 +1,6 @@
 """Figure data is cached between builds (keyed on params, facts and the builder and kernel sources):
 a warm build gives the same bytes as a cold one, and an edited input is recomputed."""
+
 from __future__ import annotations
 
 import json
@@ -32,7 +33,7 @@ def test_an_edited_param_or_fact_is_recomputed(tmp_path):
 
     def data(out, fid):
         text = (out / "data" / f"{fid}.js").read_text(encoding="utf-8")
-        return json.loads(text[text.index("{"): text.rindex(")")])
+        return json.loads(text[text.index("{") : text.rindex(")")])
 
     assert data(tmp_path / "after", "fig-12")["query_scale"] == 0.75
     assert data(tmp_path / "after", "fig-15") == data(tmp_path / "before", "fig-15")

@@ -1,5 +1,6 @@
 """Random front matter and spec YAML: the loaders answer with a clean diagnostic or a value,
 never a traceback."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,16 +14,49 @@ from k3explainer.site.errors import Diagnostics
 from k3explainer.site.markdown import make_parser
 from k3explainer.site.specs import load_specs
 
-FIELDS = ["id", "number", "part", "title", "stage", "summary", "label", "caption", "how_to", "alt",
-          "component", "builder", "pending", "plotly", "height", "params", "constants", "extra"]
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=True),
-                    st.text(max_size=20), st.sampled_from(["fig-02", "fig_02_x", "synthesis", "yes", "on", "1e3"]))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-                      max_leaves=6)
+FIELDS = [
+    "id",
+    "number",
+    "part",
+    "title",
+    "stage",
+    "summary",
+    "label",
+    "caption",
+    "how_to",
+    "alt",
+    "component",
+    "builder",
+    "pending",
+    "plotly",
+    "height",
+    "params",
+    "constants",
+    "extra",
+]
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=True),
+    st.text(max_size=20),
+    st.sampled_from(["fig-02", "fig_02_x", "synthesis", "yes", "on", "1e3"]),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 documents = st.dictionaries(st.sampled_from(FIELDS), values, max_size=10)
 raw_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200)
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def _ok_or_clean(diags: Diagnostics) -> None:

@@ -7,6 +7,7 @@ file, not only as a changed number on the page. After an intended change, rewrit
 
 and commit the new files with the change.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,17 +63,19 @@ def _differences(got, want, path="$"):
     if isinstance(want, list) and isinstance(got, list):
         if len(got) != len(want):
             return [f"{path}: {len(got)} items != {len(want)}"]
-        return [d for i, (g, w) in enumerate(zip(got, want)) for d in _differences(g, w, f"{path}[{i}]")]
+        return [d for i, (g, w) in enumerate(zip(got, want, strict=True)) for d in _differences(g, w, f"{path}[{i}]")]
     return [] if type(got) is type(want) and got == want else [f"{path}: {got!r} != {want!r}"]
 
 
 @pytest.mark.parametrize("fid", _figure_ids())
 def test_figure_data_matches_its_golden_snapshot(site_dir, fid, update_golden):
     raw = (site_dir / "data" / f"{fid}.js").read_text(encoding="utf-8")
-    data = json.loads(raw[raw.index(", ") + 2: raw.rstrip().rindex(")")])
+    data = json.loads(raw[raw.index(", ") + 2 : raw.rstrip().rindex(")")])
     golden = GOLDEN / "data" / f"{fid}.json"
     if update_golden:
-        golden.write_text(json.dumps(_rounded(data), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+        golden.write_text(
+            json.dumps(_rounded(data), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         return
     assert golden.is_file(), f"no snapshot for {fid}: run with --update-golden"
     differences = _differences(data, json.loads(golden.read_text(encoding="utf-8")))
@@ -110,7 +113,9 @@ def test_directives_render_as_their_fixtures(render_snippet, update_golden):
     assert len(cases) >= 6
     got = [(title, source, render_snippet(source)) for _, title, source, _ in cases]
     if update_golden:
-        DIRECTIVES.write_text("".join(f"{t}\n.\n{s}.\n{h}.\n\n" for t, s, h in got).rstrip("\n") + "\n", encoding="utf-8")
+        DIRECTIVES.write_text(
+            "".join(f"{t}\n.\n{s}.\n{h}.\n\n" for t, s, h in got).rstrip("\n") + "\n", encoding="utf-8"
+        )
         return
-    for (_, title, _, expected), (_, _, html) in zip(cases, got):
+    for (_, title, _, expected), (_, _, html) in zip(cases, got, strict=True):
         assert html == expected, title

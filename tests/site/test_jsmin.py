@@ -1,4 +1,5 @@
 """Shipped scripts lose whole comment lines and nothing else (fixture pairs in fixtures/jsmin/)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,6 @@
 """TeX → MathML (math_render.cjs): what Temml gives, with the repairs the script makes for the
 browser, and the math font's ranges against what the article's formulas draw."""
+
 from __future__ import annotations
 
 import re
@@ -28,13 +29,13 @@ def render(tex: str, display: bool = False) -> str:
 
 def rows(html: str) -> list[str]:
     """The top-level rows of a formula, each as its text (what the reader sees, in order)."""
-    body = html[html.index(">") + 1: html.rindex("</math>")]
+    body = html[html.index(">") + 1 : html.rindex("</math>")]
     out, depth, start = [], 0, 0
     for m in re.finditer(r"<(/?)mrow\b[^>]*>", body):
         if m.group(1):
             depth -= 1
             if depth == 0:
-                out.append(re.sub(r"<[^>]+>", "", body[start:m.end()]))
+                out.append(re.sub(r"<[^>]+>", "", body[start : m.end()]))
         else:
             if depth == 0:
                 start = m.start()
@@ -44,8 +45,11 @@ def rows(html: str) -> list[str]:
 
 def test_one_node_process_renders_batch_after_batch():
     """Results come back batch by batch, in order; a bad formula is an error entry, not a failure."""
-    first, second = run_temml(shutil.which("node"), ROOT / "node_modules",
-                              [[MathItem("a", False), MathItem(r"\frac{a", False)], [MathItem("b", True)]])
+    first, second = run_temml(
+        shutil.which("node"),
+        ROOT / "node_modules",
+        [[MathItem("a", False), MathItem(r"\frac{a", False)], [MathItem("b", True)]],
+    )
     assert "<mi>a</mi>" in first[0]["html"] and "error" in first[1]
     assert 'class="math-display"' in second[0]["html"]
 
@@ -94,12 +98,15 @@ def test_a_comma_between_digits_is_punctuation_unless_braced():
     assert "<mtext>1,000\u00a0tokens</mtext>" in render(r"(0,1) \times \text{1,000 tokens}")  # text is text
 
 
-@pytest.mark.parametrize("tex, why", [
-    (r"\frac{a", "unbalanced"),
-    (r"\data{class=x}{y}", "only data-sym is trusted"),
-    (r"\href{https://example.com}{x}", "links are not trusted"),
-    (r"\notacommand", "unknown command"),
-])
+@pytest.mark.parametrize(
+    "tex, why",
+    [
+        (r"\frac{a", "unbalanced"),
+        (r"\data{class=x}{y}", "only data-sym is trusted"),
+        (r"\href{https://example.com}{x}", "links are not trusted"),
+        (r"\notacommand", "unknown command"),
+    ],
+)
 def test_bad_math_is_an_error_not_a_drawing(tex, why):
     result = rendered(tex)
     assert "error" in result and "html" not in result, why
@@ -118,17 +125,32 @@ def _ranges(css: str) -> list[list[tuple[int, int]]]:
 
 # MathML Core's italic mapping for a one-letter <mi> (text-transform: math-auto), beyond the
 # Latin and Greek alphabets, which map in order
-ITALIC_SPECIAL = {"h": 0x210E, "\u0131": 0x1D6A4, "\u0237": 0x1D6A5, "\u2207": 0x1D6FB, "\u2202": 0x1D715,
-                  "\u03f5": 0x1D716, "\u03d1": 0x1D717, "\u03f0": 0x1D718, "\u03d5": 0x1D719, "\u03f1": 0x1D71A,
-                  "\u03d6": 0x1D71B, "\u03f4": 0x1D6F3}
+ITALIC_SPECIAL = {
+    "h": 0x210E,
+    "\u0131": 0x1D6A4,
+    "\u0237": 0x1D6A5,
+    "\u2207": 0x1D6FB,
+    "\u2202": 0x1D715,
+    "\u03f5": 0x1D716,
+    "\u03d1": 0x1D717,
+    "\u03f0": 0x1D718,
+    "\u03d5": 0x1D719,
+    "\u03f1": 0x1D71A,
+    "\u03d6": 0x1D71B,
+    "\u03f4": 0x1D6F3,
+}
 
 
 def _italic(ch: str) -> str:
     """The character the browser draws for a one-letter <mi>."""
     if ch in ITALIC_SPECIAL:
         return chr(ITALIC_SPECIAL[ch])
-    for first, last, to in (("a", "z", 0x1D44E), ("A", "Z", 0x1D434), ("\u03b1", "\u03c9", 0x1D6FC),
-                            ("\u0391", "\u03a9", 0x1D6E2)):
+    for first, last, to in (
+        ("a", "z", 0x1D44E),
+        ("A", "Z", 0x1D434),
+        ("\u03b1", "\u03c9", 0x1D6FC),
+        ("\u0391", "\u03a9", 0x1D6E2),
+    ):
         if first <= ch <= last:
             return chr(to + ord(ch) - ord(first))
     return ch

@@ -1,5 +1,6 @@
 """`k3explainer new DIR` starts an explainer that builds, checks clean and passes its own tests as
 it is, with nothing of the flagship in it: the engine brings the page frame, runtime and widgets."""
+
 from __future__ import annotations
 
 import shutil
@@ -18,7 +19,15 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     project = tmp_path / "softmax"
     assert main(["new", str(project)]) == 0
     assert "k3explainer build" in capsys.readouterr().out
-    assert {p.name for p in project.iterdir()} >= {"content", "figures", "static", "tests", "README.md", ".ci", "package.json"}
+    assert {p.name for p in project.iterdir()} >= {
+        "content",
+        "figures",
+        "static",
+        "tests",
+        "README.md",
+        ".ci",
+        "package.json",
+    }
     assert not (project / "templates").exists() and not (project / "static" / "js" / "runtime").exists()
 
     assert main(["check", "--root", str(project)]) == 0
@@ -28,8 +37,13 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Softmax at a temperature" in page and "Kimi" not in page and "GPT-2" not in page
 
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-                         cwd=project, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert f"{STARTER_TESTS} passed" in run.stdout
 
@@ -37,16 +51,22 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
 def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
     """The path the README gives, as commands in a shell: `k3explainer new demo`, `cd demo`,
     `k3explainer build`, then the starter's own test command."""
-    command = [shutil.which("k3explainer")] if shutil.which("k3explainer") else [sys.executable, "-m", "k3explainer.cli"]
+    command = (
+        [shutil.which("k3explainer")] if shutil.which("k3explainer") else [sys.executable, "-m", "k3explainer.cli"]
+    )
+
     def run(args, cwd):
         done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         return done.stdout
+
     assert "started an explainer in demo" in run(command + ["new", "demo"], tmp_path)
     assert "built 1 sections, 1 live figures" in run(command + ["build"], tmp_path / "demo")
     assert (tmp_path / "demo" / "_site" / "index.html").is_file()
     assert "checked 1 sections and 1 live figures: no problems" in run(command + ["check"], tmp_path / "demo")
-    assert f"{STARTER_TESTS} passed" in run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], tmp_path / "demo")
+    assert f"{STARTER_TESTS} passed" in run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], tmp_path / "demo"
+    )
 
 
 def test_new_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):
@@ -60,11 +80,16 @@ def test_a_project_file_replaces_the_themes_a_missing_required_one_is_named_an_o
     project = tmp_path / "p"
     assert main(["new", str(project)]) == 0
     (project / "static" / "css").mkdir(exist_ok=True)
-    (project / "static" / "css" / "base.css").write_text(":root { --paper: #fff; } /* the project's own */\n", encoding="utf-8")
+    (project / "static" / "css" / "base.css").write_text(
+        ":root { --paper: #fff; } /* the project's own */\n", encoding="utf-8"
+    )
     (project / "templates").mkdir()
     (project / "templates" / "base.html").write_text(
-        (Project(project).file("templates/base.html")).read_text(encoding="utf-8").replace("<body", "<body data-own-frame", 1),
-        encoding="utf-8")
+        (Project(project).file("templates/base.html"))
+        .read_text(encoding="utf-8")
+        .replace("<body", "<body data-own-frame", 1),
+        encoding="utf-8",
+    )
     build(Project(project), tmp_path / "site")
     css = (tmp_path / "site" / "assets" / "site.css").read_text(encoding="utf-8")
     assert "the project's own" in css and css.count("/* base.css */") == 1 and "--heat-hi" not in css

@@ -3,6 +3,7 @@ colour-vision deficiency: simulated protanopia, deuteranopia and tritanopia (Mac
 Fernandes 2009, full severity) leave every pair at least MIN_DELTA_E apart in CIELAB, in the light
 and the dark scheme. Blue against violet is the pair the article leans on most (MLA against KDA,
 the KV cache against the state, the intra-chunk path against the state path)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from k3explainer.site.project import THEME
+
 SERIES = ("blue", "violet", "orange", "green")
 MIN_DELTA_E = 15.0  # ΔE*ab; below ~10 two small marks read as one colour
 
@@ -26,15 +28,15 @@ DEFICIENCY = {
 def palettes() -> dict[str, dict[str, str]]:
     """{scheme: {name: #hex}} from base.css: the :root block, then the dark scheme's overrides."""
     css = (THEME / "static" / "css" / "base.css").read_text(encoding="utf-8")
-    light = css[:css.index("prefers-color-scheme: dark")]
-    dark = css[css.index("prefers-color-scheme: dark"):]
-    read = lambda block: dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))  # noqa: E731
+    light = css[: css.index("prefers-color-scheme: dark")]
+    dark = css[css.index("prefers-color-scheme: dark") :]
+    read = lambda block: dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))
     first = read(light)
-    return {"light": first, "dark": {**first, **read(dark[:dark.index("}")])}}
+    return {"light": first, "dark": {**first, **read(dark[: dark.index("}")])}}
 
 
 def linear(hex_: str) -> np.ndarray:
-    c = np.array([int(hex_[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    c = np.array([int(hex_[i : i + 2], 16) for i in (1, 3, 5)]) / 255
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
@@ -57,7 +59,7 @@ def test_the_palette_is_read_from_the_stylesheet():
 def test_the_simulation_matches_known_confusions():
     """Red and green collapse for deuteranopia, blue and yellow for tritanopia, not the reverse:
     the check below can fail."""
-    de = lambda a, b, d: float(np.linalg.norm(seen(a, d) - seen(b, d)))  # noqa: E731
+    de = lambda a, b, d: float(np.linalg.norm(seen(a, d) - seen(b, d)))
     assert de("#d62728", "#2ca02c", "deuteranopia") < 0.3 * de("#d62728", "#2ca02c", "tritanopia")
     assert de("#1f77b4", "#17becf", "tritanopia") < de("#1f77b4", "#17becf", "deuteranopia")
 
@@ -66,6 +68,8 @@ def test_the_simulation_matches_known_confusions():
 @pytest.mark.parametrize("deficiency", sorted(DEFICIENCY))
 def test_series_colours_stay_apart(scheme, deficiency):
     colours = palettes()[scheme]
-    close = {f"{a}/{b}": round(float(np.linalg.norm(seen(colours[a], deficiency) - seen(colours[b], deficiency))), 1)
-             for a, b in itertools.combinations(SERIES, 2)}
+    close = {
+        f"{a}/{b}": round(float(np.linalg.norm(seen(colours[a], deficiency) - seen(colours[b], deficiency))), 1)
+        for a, b in itertools.combinations(SERIES, 2)
+    }
     assert {pair: d for pair, d in close.items() if d < MIN_DELTA_E} == {}

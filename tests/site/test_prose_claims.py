@@ -1,5 +1,6 @@
 """Sentences of the prose and the text alternatives that say what a figure shows, checked against
 the figure's own data (built by its builder from its spec, as the page gets it)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -79,17 +80,24 @@ def test_fig15_alt_mla_runs_just_above_softmax_and_merges(figure):
 def test_fig15_alt_quadratic_lowest_at_first_and_the_hybrid_between_after_a_few_hundred(figure):
     """FIG 15's alt: at the shortest lengths the quadratic curves lie lowest; they cross above the
     linear ones within the first few hundred tokens, and from there on the hybrid sits between."""
-    assert ("At the shortest lengths, where the per-token state work dominates, the quadratic curves lie lowest; they "
-            "cross above the linear ones within the first few hundred tokens, and from there on the 3:1 hybrid sits "
-            "between the two families") in article.flat(article.spec("fig-15").alt)
+    assert (
+        "At the shortest lengths, where the per-token state work dominates, the quadratic curves lie lowest; they "
+        "cross above the linear ones within the first few hundred tokens, and from there on the 3:1 hybrid sits "
+        "between the two families"
+    ) in article.flat(article.spec("fig-15").alt)
     d = figure("fig-15")
     c = {k: np.asarray(v) for k, v in d["metrics"]["compute"]["values"].items()}
     n = np.asarray(d["n"], dtype=float)
-    quadratic = np.minimum.reduce([c["softmax"], c["flash"], c["mla"]]), np.maximum.reduce([c["softmax"], c["flash"], c["mla"]])
+    quadratic = (
+        np.minimum.reduce([c["softmax"], c["flash"], c["mla"]]),
+        np.maximum.reduce([c["softmax"], c["flash"], c["mla"]]),
+    )
     linear = np.minimum(c["linear"], c["kda"]), np.maximum(c["linear"], c["kda"])
     assert quadratic[1][0] < linear[0][0]  # every quadratic curve below every linear one at the start
     crossed = [bool(np.all(quadratic[0][i:] > linear[1][i:])) for i in range(len(n))]
-    between = [bool(np.all((c["hybrid"][i:] > linear[1][i:]) & (c["hybrid"][i:] < quadratic[0][i:]))) for i in range(len(n))]
+    between = [
+        bool(np.all((c["hybrid"][i:] > linear[1][i:]) & (c["hybrid"][i:] < quadratic[0][i:]))) for i in range(len(n))
+    ]
     assert 200 <= n[crossed.index(True)] < 1000 and n[between.index(True)] < 1000  # "the first few hundred tokens"
 
 
@@ -97,11 +105,15 @@ def test_fig15_softmax_memory_runs_by_flash_then_bends_to_slope_two(figure):
     """§15 and FIG 15's alt: one score matrix is stored at a time, so naive softmax attention's memory
     runs just above FlashAttention's, holds twice as much where that matrix equals all the layers'
     caches (N = 2·L·d_h: N² = L·2·N·d_h), and past it climbs with slope two."""
-    assert ("naive softmax attention, which also stores the N by N score matrix of the layer it is computing, runs "
-            "just above FlashAttention at short lengths, holds twice as much once that one matrix is as large as all "
-            "the layers' caches together, and from there on bends up to slope two") in article.flat(article.spec("fig-15").alt)
-    assert "**Softmax attention's memory bends upward.** The layers run one after another, so only one score matrix" \
+    assert (
+        "naive softmax attention, which also stores the N by N score matrix of the layer it is computing, runs "
+        "just above FlashAttention at short lengths, holds twice as much once that one matrix is as large as all "
+        "the layers' caches together, and from there on bends up to slope two"
+    ) in article.flat(article.spec("fig-15").alt)
+    assert (
+        "**Softmax attention's memory bends upward.** The layers run one after another, so only one score matrix"
         in article.prose("15-complexity.md")
+    )
     d, p = figure("fig-15"), article.spec("fig-15").params
     m = {k: np.asarray(v) for k, v in d["metrics"]["memory"]["values"].items()}
     n = np.asarray(d["n"], dtype=float)
@@ -117,21 +129,46 @@ def test_fig15_softmax_memory_runs_by_flash_then_bends_to_slope_two(figure):
 def test_s15_claim_box_names_the_figures_constants():
     """§15's claim box types FIG 15's constants: they must be the spec's params."""
     p = article.spec("fig-15").params
-    assert (f"FIG 15 uses a head dimension of {p['d_h']}, {p['n_layers']} layers, a latent width of {p['d_c']} per "
-            f"layer and a chunk size of {p['chunk_size']}.") in article.prose("15-complexity.md")
+    assert (
+        f"FIG 15 uses a head dimension of {p['d_h']}, {p['n_layers']} layers, a latent width of {p['d_c']} per "
+        f"layer and a chunk size of {p['chunk_size']}."
+    ) in article.prose("15-complexity.md")
 
 
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-@pytest.mark.parametrize("section,fig,sentence", [
-    ("06-deltanet.md", "fig-06", lambda p: f"FIG 06 uses $d = {p['d']}$, "
-     f"{'unit-length' if p['unit_norm_keys'] else 'unnormalised'} keys and a fixed $\\beta = {p['beta']}$"),
-    ("07-gated-deltanet.md", "fig-07", lambda p: f"The panel on the right starts at a gate of {p['alpha']}, the same for every step"),
-    ("10-mla.md", "fig-10", lambda p: f"The model width of {p['d_model']} and latent width of {p['d_c']} in FIG 10"),
-    ("11-moe.md", "fig-11", lambda p: f"FIG 11's layer is a demo: {p['feature_dim']}-dimensional features, "
-     f"{WORDS[p['n_experts']]} routed experts with top-{p['top_k']} routing, {WORDS[p['n_shared']]} shared experts"),
-])
+@pytest.mark.parametrize(
+    "section,fig,sentence",
+    [
+        (
+            "06-deltanet.md",
+            "fig-06",
+            lambda p: (
+                f"FIG 06 uses $d = {p['d']}$, "
+                f"{'unit-length' if p['unit_norm_keys'] else 'unnormalised'} keys and a fixed $\\beta = {p['beta']}$"
+            ),
+        ),
+        (
+            "07-gated-deltanet.md",
+            "fig-07",
+            lambda p: f"The panel on the right starts at a gate of {p['alpha']}, the same for every step",
+        ),
+        (
+            "10-mla.md",
+            "fig-10",
+            lambda p: f"The model width of {p['d_model']} and latent width of {p['d_c']} in FIG 10",
+        ),
+        (
+            "11-moe.md",
+            "fig-11",
+            lambda p: (
+                f"FIG 11's layer is a demo: {p['feature_dim']}-dimensional features, "
+                f"{WORDS[p['n_experts']]} routed experts with top-{p['top_k']} routing, {WORDS[p['n_shared']]} shared experts"
+            ),
+        ),
+    ],
+)
 def test_a_demo_claim_box_names_its_figures_params(section, fig, sentence):
     """The ILLUSTRATIVE claim boxes that spell out a figure's demo sizes say what its spec builds."""
     assert sentence(article.spec(fig).params) in article.flat(article.prose(section))
@@ -141,8 +178,10 @@ def test_s03_what_each_doubling_does_to_fig_03s_readouts(figure):
     """§03: "each doubling of N quadruples the first two, doubles the decode step's reads and the cache,
     and leaves the step's writes where they were"; and "Give each cell a modest 18 pixels"."""
     text = article.flat(article.prose("03-attention-cost.md"))
-    assert ("each doubling of $N$ quadruples the first two, doubles the decode step's reads and the cache, and leaves "
-            "the step's writes where they were") in text
+    assert (
+        "each doubling of $N$ quadruples the first two, doubles the decode step's reads and the cache, and leaves "
+        "the step's writes where they were"
+    ) in text
     d = figure("fig-03")
     assert d["growth"] == {"cells": 4.0, "prefill": 4.0, "reads": 2.0, "writes": 1.0, "cache": 2.0}
     N = np.asarray(d["N"])
@@ -170,8 +209,10 @@ def test_s05_a_positive_feature_map_leaves_no_two_keys_orthogonal():
     orthogonal: every pair overlaps" — elu + 1 of any keys, even of keys that were orthogonal."""
     from k3explainer.kernels import elu_plus_one
 
-    assert "with a strictly positive feature map such as this section's, no two mapped keys are orthogonal" \
+    assert (
+        "with a strictly positive feature map such as this section's, no two mapped keys are orthogonal"
         in article.flat(article.prose("05-linear-attention.md"))
+    )
     keys = np.r_[np.eye(4), -np.eye(4), np.random.default_rng(5).standard_normal((64, 4)) * 10]
     phi = elu_plus_one(keys)
     assert np.all(phi > 0) and np.all(phi @ phi.T > 0)

@@ -10,6 +10,7 @@ string literals of the figure components (labels they draw). The checks:
   is rendered;
 - no `often_misstated_as` value is stated: it may not appear in a sentence about its subject.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,11 +82,15 @@ def reachable(site_dir) -> dict[str, str]:
     texts = {"index.html": _html_text((site_dir / "index.html").read_text(encoding="utf-8"))}
     for data in sorted((site_dir / "data").glob("*.js")):
         raw = data.read_text(encoding="utf-8")
-        texts[f"data/{data.name}"] = "\n".join(_strings(json.loads(raw[raw.index(", ") + 2: raw.rstrip().rindex(")")])))
+        texts[f"data/{data.name}"] = "\n".join(
+            _strings(json.loads(raw[raw.index(", ") + 2 : raw.rstrip().rindex(")")]))
+        )
     for base in (THEME, ROOT):  # the runtime and widgets, then the figures' components
         for js in sorted((base / "static" / "js").rglob("*.js")):
             source = js.read_text(encoding="utf-8")
-            texts[("theme/" if base is THEME else "") + js.relative_to(base).as_posix()] = "\n".join(m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source))
+            texts[("theme/" if base is THEME else "") + js.relative_to(base).as_posix()] = "\n".join(
+                m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source)
+            )
     return texts
 
 

@@ -1,5 +1,6 @@
 """`build.py --serve`: only the output folder is served, edits rebuild and reload, errors keep the
 last good site and reach the browser as an overlay event."""
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,19 @@ def out_dir(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("url", ["/../secret.txt", "/%2e%2e/secret.txt", "/assets/%2E%2E/%2e%2e/secret.txt",
-                                 "/..%2fsecret.txt", "//etc/passwd", "/etc/passwd", "/link", "/assets/../../secret.txt"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/assets/%2E%2E/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "//etc/passwd",
+        "/etc/passwd",
+        "/link",
+        "/assets/../../secret.txt",
+    ],
+)
 def test_paths_outside_the_output_folder_are_refused(out_dir, url):
     assert resolve_inside(out_dir, url) is None
 
@@ -61,9 +73,12 @@ def test_serve_rebuilds_on_edit_and_survives_errors(tmp_path):
     s = scratch_project(tmp_path)
     log = tmp_path / "serve.log"
     with open(log, "w") as sink:
-        proc = subprocess.Popen([sys.executable, str(s.root / "build.py"), "--serve", "--port", "0",
-                                 "--out", str(tmp_path / "_site")], stdout=sink, stderr=subprocess.STDOUT,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        proc = subprocess.Popen(
+            [sys.executable, str(s.root / "build.py"), "--serve", "--port", "0", "--out", str(tmp_path / "_site")],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     try:
         url = _wait(lambda: (m := re.search(r"at (http://127\.0\.0\.1:\d+/)", log.read_text())) and m.group(1))
         status, html = _get(url)

@@ -1,6 +1,7 @@
 """What a figure's provenance list says it was built with comes from its params: every number in an
 illustrative constant's name is a {placeholder}, so changing a size or a seed cannot leave the
 list behind. The few numbers that are not params are named here with the reason."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,8 @@ from .project import ROOT
 SPECS = sorted((ROOT / "content" / "figures").glob("*.yaml"))
 NOT_PARAMS = {
     "fig-06b": {"1", "4d;"},  # the builder's grid of n runs from 1 to 4d for every width
-    "fig-07": {"06"},         # "FIG 06": another figure's label
-    "fig-09": {"3:1"},        # a preset's name, the ratio its own fact gives
+    "fig-07": {"06"},  # "FIG 06": another figure's label
+    "fig-09": {"3:1"},  # a preset's name, the ratio its own fact gives
 }
 
 

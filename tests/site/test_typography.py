@@ -1,4 +1,5 @@
 """Short bracketed expressions in plain text the page shows stay on one line."""
+
 from k3explainer.site.typography import NBSP, keep_short_brackets
 
 

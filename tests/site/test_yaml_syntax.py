@@ -1,5 +1,6 @@
 """YAML mistakes are reported in plain words at the character to fix (fixtures/yaml_syntax.txt:
 title, the YAML with → for a tab, then `line:col: message`)."""
+
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,7 @@
 """FIG 01: the filter never forgets an item, the measured rate is the share of wrong answers, the
 formula is (1 − e^(−kn/m))^k, and what the section says about them holds for the shipped numbers."""
+
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +38,7 @@ def test_measured_rate_is_the_share_of_wrong_answers_of_this_filter(built):
     assert np.array_equal(runs[i]["measured"], d["measured"][i])
     first = np.array(d["first_set"][i])
     rng = np.random.default_rng(params["seed"])
-    for k in params["k_values"][:i + 1]:
+    for k in params["k_values"][: i + 1]:
         items = rng.integers(0, params["m"], size=(params["n_max"], k))
         asked = rng.integers(0, params["m"], size=(params["queries"], k))
     set_at_10 = (first >= 1) & (first <= 10)
@@ -54,7 +56,7 @@ def test_what_the_section_and_caption_say(built):
     gap = np.abs(measured - formula)
     assert gap[:, n <= 16].max() < 0.05 and gap[:, n >= 48].max() > 2 * gap[:, n <= 16].max()
     best = [d["k_values"][int(np.argmin(formula[:, j]))] for j in range(4, params["n_max"] + 1, 4)]
-    assert best[0] == max(d["k_values"]) and best[-1] <= 2 and all(a >= b for a, b in zip(best, best[1:]))
+    assert best[0] == max(d["k_values"]) and best[-1] <= 2 and all(a >= b for a, b in pairwise(best))
 
 
 def test_the_numbers_the_caption_and_text_alternative_name_are_the_params(built):
@@ -63,10 +65,13 @@ def test_the_numbers_the_caption_and_text_alternative_name_are_the_params(built)
 
     _, params, _ = built
     spec = checked_specs(ROOT)["fig-01"]
-    flat = lambda t: re.sub(r"\s+", " ", t)  # noqa: E731
+    flat = lambda t: re.sub(r"\s+", " ", t)
     assert f"$m = {params['m']}$ bits" in flat(spec.model.caption)
-    assert f"grid of {params['m']} bits" in flat(spec.model.alt) and f"from 0 to {params['n_max']}" in flat(spec.model.alt)
+    assert f"grid of {params['m']} bits" in flat(spec.model.alt) and f"from 0 to {params['n_max']}" in flat(
+        spec.model.alt
+    )
     assert "a few thousand" in flat(spec.model.alt) and 1000 <= params["queries"] < 10_000
-    assert spec.model.constants[0].name == (f"{params['m']} bits, up to {params['n_max']} items, "
-                                      f"{params['queries']:,} questions, seed {params['seed']}")
+    assert spec.model.constants[0].name == (
+        f"{params['m']} bits, up to {params['n_max']} items, {params['queries']:,} questions, seed {params['seed']}"
+    )
     assert "a few thousand" in flat((ROOT / "content" / "01-bloom-filter.md").read_text(encoding="utf-8"))

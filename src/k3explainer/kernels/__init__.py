@@ -3,6 +3,7 @@
 Every public name is re-exported here; README.md beside this file maps each one to its
 section of docs/kernels.md.
 """
+
 from .activations import (
     gelu_tanh,
     inverse_softplus,

@@ -2,6 +2,7 @@
 
 docs/kernels.md §6 (softplus / sigmoid gates, L2 norm), §9 (RMSNorm keys), §10 (SiTU), GPT-2 GELU.
 """
+
 import numpy as np
 
 

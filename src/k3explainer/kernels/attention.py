@@ -2,6 +2,7 @@
 
 Time-major: q, k [T, K], v [T, V]. Scale multiplies the scores (equivalently q), default K^-1/2.
 """
+
 import numpy as np
 
 from .activations import softmax
@@ -38,8 +39,10 @@ def causal_softmax_attention(q, k, v, *, scale=None, trace=False):
     o = weights @ v  # [T, V] convex combination of v_1..v_t
     if not trace:
         return o, weights
-    return o, weights, dict(
-        scale=scale, raw_scores=raw, scaled_scores=scaled, mask=causal_mask(T), weights=weights, output=o
+    return (
+        o,
+        weights,
+        dict(scale=scale, raw_scores=raw, scaled_scores=scaled, mask=causal_mask(T), weights=weights, output=o),
     )
 
 

@@ -4,6 +4,7 @@ Sources v_0..v_{L−1} (embedding and earlier layer/block outputs), each [..., D
     k_i = RMSNorm(v_i) ⊙ γ,  α = softmax_i(scale·w·k_i),  h = Σ_i α_i v_i
 with w a learned per-layer pseudo-query (zero-initialised → plain mean of the sources).
 """
+
 import numpy as np
 
 from .activations import rms_norm, softmax
@@ -34,7 +35,7 @@ def block_attention_residuals(embedding, layers, queries, rms_weight, *, block_s
     blocks = [np.asarray(embedding, dtype=np.float64)]  # b_0, b_1, ... completed sums
     partial = None  # running sum of the current block's layer outputs
     inputs, weights = [], []
-    for l, (f, w) in enumerate(zip(layers, queries)):
+    for l, (f, w) in enumerate(zip(layers, queries, strict=True)):
         sources = blocks if partial is None else blocks + [partial]
         h, a = attention_residual(np.stack(sources), w, rms_weight, eps=eps)
         out = f(h)

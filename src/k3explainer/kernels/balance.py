@@ -35,6 +35,7 @@ two updates (−1: straight against the task).
 `balance_runs` is the same maths vectorised over runs (regime, α) and seeds; the tests hold the two
 equal. Neither draws random numbers: callers pass seeded X, W0 and p0.
 """
+
 import numpy as np
 
 from .moe import balance_shares, expert_load, route, switch_balance_loss, update_balance_bias
@@ -166,8 +167,12 @@ def balance_runs(X, W0, p0, *, top_k, runs, gamma=0.0, lr=1.0, every=1):
     steps = np.arange(0, S, every)
     G = len(steps)
     load = np.zeros((R, n, S, E))
-    out = {"bias": np.zeros((R, n, G, E)), "stat": np.zeros((R, n, G)), "aux_share": np.zeros((R, n, G)),
-           "cosine": np.zeros((R, n, G))}
+    out = {
+        "bias": np.zeros((R, n, G, E)),
+        "stat": np.zeros((R, n, G)),
+        "aux_share": np.zeros((R, n, G)),
+        "cosine": np.zeros((R, n, G)),
+    }
     rows = np.arange(E)[:, None]  # [E, 1]
     logits = np.empty((R, n, E, T))
     for t in range(S):
@@ -205,8 +210,8 @@ def balance_runs(X, W0, p0, *, top_k, runs, gamma=0.0, lr=1.0, every=1):
                 xT = np.swapaxes(Xt[:, t], -1, -2)[None]  # [1, n, T, d]
                 gWt, gpt = gt @ xT, gt.sum(axis=-1)
                 gWa, gpa = ga @ xT, ga.sum(axis=-1)
-                nt = np.sqrt((gWt ** 2).sum(axis=(-2, -1)) + (gpt ** 2).sum(axis=-1))  # [A, n]
-                na = np.sqrt((gWa ** 2).sum(axis=(-2, -1)) + (gpa ** 2).sum(axis=-1))
+                nt = np.sqrt((gWt**2).sum(axis=(-2, -1)) + (gpt**2).sum(axis=-1))  # [A, n]
+                na = np.sqrt((gWa**2).sum(axis=(-2, -1)) + (gpa**2).sum(axis=-1))
                 dot = (gWt * gWa).sum(axis=(-2, -1)) + (gpt * gpa).sum(axis=-1)
                 some = na > 0  # an exactly even load leaves the auxiliary loss nothing to push
                 out["aux_share"][aux, :, j] = np.where(some, na / np.where(some, na + nt, 1.0), 0.0)

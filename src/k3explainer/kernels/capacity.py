@@ -19,8 +19,10 @@ is the fast form used by FIG 06b: all seeds and all memories at once, every pref
 of n, chunked between grid points (the WY/UT form of docs/kernels.md §4–§5 with a constant gate) and
 reading the stored keys incrementally through their Gram matrix. The tests hold the two equal.
 """
+
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -42,7 +44,7 @@ class Memory(NamedTuple):
     alpha: float = 1.0
     scale: float = 1.0
 
-    def check(self) -> "Memory":
+    def check(self) -> Memory:
         if self.kind not in KINDS:
             raise ValueError(f"unknown memory kind {self.kind!r} (kinds: {', '.join(KINDS)})")
         if not 0 < self.alpha <= 1:
@@ -107,7 +109,7 @@ def recall_errors_reference(keys, values, memory: Memory, ns):
 
 def _grid(ns, N):
     ns = [int(n) for n in ns]
-    if not ns or ns[0] < 1 or ns[-1] > N or any(b <= a for a, b in zip(ns, ns[1:])):
+    if not ns or ns[0] < 1 or ns[-1] > N or any(b <= a for a, b in pairwise(ns)):
         raise ValueError(f"ns must increase strictly within 1 … {N}, got {ns}")
     return ns
 

@@ -7,6 +7,7 @@ Plain functions of explicit arguments; N may be a numpy array (vectorised). Unit
 Causal attention touches N(N+1)/2 ≈ N²/2 query-key pairs; the formulas use N²/2.
 These are asymptotic counts with ILLUSTRATIVE constants, not GPU time (decode is bandwidth-bound).
 """
+
 import numpy as np
 
 # --- softmax attention as a function of N (FIG 03, 04); D = heads·d_head ----------------------
@@ -153,13 +154,12 @@ def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=
     N = np.asarray(N, dtype=np.float64)
     D = heads * d_h
     if mechanism == "hybrid":
-        kda, mla = (mechanism_costs(m, phase, N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C)
-                    for m in ("kda", "mla"))
+        kda, mla = (mechanism_costs(m, phase, N, d_h=d_h, heads=heads, d_c=d_c, d_r=d_r, C=C) for m in ("kda", "mla"))
         out = {key: 0.75 * kda[key] + 0.25 * mla[key] for key in ("flops", "reads", "kept", "peak")}
         for key in ("flops", "reads"):
             out[f"{key}_parts"] = {"kda": 0.75 * kda[key], "mla": 0.25 * mla[key]}
         return out
-    const = lambda x: np.full_like(N, x)  # noqa: E731 - a count that does not depend on N
+    const = lambda x: np.full_like(N, x)  # a count that does not depend on N
     state = const(kda_decode_memory(heads, d_h))
     latent = mla_decode_memory(N, d_c, d_r)
     scores = heads * N**2 if (mechanism, phase) == ("softmax", "prefill") else np.zeros_like(N)
@@ -180,9 +180,9 @@ def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=
             kept = state
         else:  # mla, naive form: rebuild k and v from the latents, then causal attention
             flops = {
-                "rebuild": 2 * N * d_c * 2 * D,              # W_UK c and W_UV c for every token
-                "scores": N**2 * heads * (d_h + d_r),        # q·k over d_h (+ d_r shared key), N²/2 pairs
-                "mix": N**2 * D,                             # p·v over d_h
+                "rebuild": 2 * N * d_c * 2 * D,  # W_UK c and W_UV c for every token
+                "scores": N**2 * heads * (d_h + d_r),  # q·k over d_h (+ d_r shared key), N²/2 pairs
+                "mix": N**2 * D,  # p·v over d_h
             }
             reads = {"queries": N * heads * (d_h + d_r), "latents": latent, "rebuilt": 2 * N * D}
             kept = latent
@@ -195,18 +195,28 @@ def mechanism_costs(mechanism, phase, N, *, d_h=128, heads=1, d_c=512, d_r=0, C=
             flops = {"write": const(2 * heads * d_h**2), "read": const(2 * heads * d_h**2)}
             reads, kept = {"state": state}, state
         elif mechanism == "kda":  # facts: "~6-7 d_k d_v" per head
-            flops = {"decay": const(heads * d_h**2), "recall": const(2 * heads * d_h**2),
-                     "write": const(2 * heads * d_h**2), "read": const(2 * heads * d_h**2)}
+            flops = {
+                "decay": const(heads * d_h**2),
+                "recall": const(2 * heads * d_h**2),
+                "write": const(2 * heads * d_h**2),
+                "read": const(2 * heads * d_h**2),
+            }
             reads, kept = {"state": state}, state
         else:  # mla, absorbed form: every head works in the d_c-wide latent space
             flops = {
-                "fold": const(2 * 2 * heads * d_c * d_h),    # q through W_UK into the latent space, output through W_UV
-                "scores": 2 * N * heads * (d_c + d_r),       # q̃·c (+ q_r·k_r) for every cached token, every head
-                "mix": 2 * N * heads * d_c,                  # p·c: the weighted sum of latents, every head
+                "fold": const(2 * 2 * heads * d_c * d_h),  # q through W_UK into the latent space, output through W_UV
+                "scores": 2 * N * heads * (d_c + d_r),  # q̃·c (+ q_r·k_r) for every cached token, every head
+                "mix": 2 * N * heads * d_c,  # p·c: the weighted sum of latents, every head
             }
             reads, kept = {"latents": latent}, latent
-    return dict(flops=sum(flops.values()), reads=sum(reads.values()), kept=kept, peak=kept + scores,
-                flops_parts=flops, reads_parts=reads)
+    return dict(
+        flops=sum(flops.values()),
+        reads=sum(reads.values()),
+        kept=kept,
+        peak=kept + scores,
+        flops_parts=flops,
+        reads_parts=reads,
+    )
 
 
 def complexity_curves(N, *, d_h=128, layers=32, d_c=32, d_r=0, C=64, heads=1):

@@ -13,6 +13,7 @@ g_t [T] broadcast over channels; DeltaNet is KDA with g = 0. So there is one rec
 (`_recurrent`, the specification) and one chunked WY/UT routine (`_chunked`); the public
 functions are thin wrappers.
 """
+
 import numpy as np
 
 from .attention import default_scale
@@ -38,8 +39,18 @@ def _recurrent(q, k, v, g, beta, *, scale, initial_state, trace):
         S_new = S_dec + write
         o[t] = S_new.T @ q[t]  # [V]
         if trace:
-            steps.append(dict(state_prev=S, decay=alpha, state_decayed=S_dec, read=read, error=err,
-                              write=write, state=S_new, output=o[t].copy()))
+            steps.append(
+                dict(
+                    state_prev=S,
+                    decay=alpha,
+                    state_decayed=S_dec,
+                    read=read,
+                    error=err,
+                    write=write,
+                    state=S_new,
+                    output=o[t].copy(),
+                )
+            )
         S = S_new
     if not trace:
         return o, S
@@ -72,8 +83,9 @@ def _chunked(q, k, v, g, beta, *, scale, initial_state, chunk_size, trace):
         o[sl] = (np.exp(gam) * qc) @ S + P @ V_new  # inter-chunk (old state) + intra-chunk
         S_out = np.exp(gam[-1])[:, None] * S + (np.exp(gam[-1] - gam) * kc).T @ V_new  # [K, V]
         if trace:
-            chunks.append(dict(start=start, gamma=gam, A=A, M=M, W=W, U=U, pseudo_values=V_new, P=P,
-                               state_in=S, state_out=S_out))
+            chunks.append(
+                dict(start=start, gamma=gam, A=A, M=M, W=W, U=U, pseudo_values=V_new, P=P, state_in=S, state_out=S_out)
+            )
         S = S_out
     return (o, S, chunks) if trace else (o, S)
 
@@ -101,8 +113,17 @@ def gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_state=None, trace=
 
 def gated_delta_rule_chunked(q, k, v, g, beta, *, scale=None, initial_state=None, chunk_size=64, trace=False):
     """Gated DeltaNet, chunked; equals `gated_delta_rule`."""
-    return kda_chunked(q, k, v, np.asarray(g)[:, None], beta, scale=scale, initial_state=initial_state,
-                       chunk_size=chunk_size, trace=trace)
+    return kda_chunked(
+        q,
+        k,
+        v,
+        np.asarray(g)[:, None],
+        beta,
+        scale=scale,
+        initial_state=initial_state,
+        chunk_size=chunk_size,
+        trace=trace,
+    )
 
 
 def delta_rule(q, k, v, beta, *, scale=None, initial_state=None, trace=False):
@@ -112,5 +133,14 @@ def delta_rule(q, k, v, beta, *, scale=None, initial_state=None, trace=False):
 
 def delta_rule_chunked(q, k, v, beta, *, scale=None, initial_state=None, chunk_size=64, trace=False):
     """DeltaNet, chunked WY/UT form; equals `delta_rule`, from any initial state, any T."""
-    return kda_chunked(q, k, v, np.zeros((len(k), 1)), beta, scale=scale, initial_state=initial_state,
-                       chunk_size=chunk_size, trace=trace)
+    return kda_chunked(
+        q,
+        k,
+        v,
+        np.zeros((len(k), 1)),
+        beta,
+        scale=scale,
+        initial_state=initial_state,
+        chunk_size=chunk_size,
+        trace=trace,
+    )

@@ -18,6 +18,7 @@ layer, source by source); `residual_stack` / `depth_experiment` are the same com
 over tokens and over both rules, and the tests hold the two equal. No randomness here: callers pass
 seeded inputs (the FIG 12b builder draws them from `np.random.default_rng(seed)`).
 """
+
 import numpy as np
 
 from .activations import rms_norm, silu
@@ -71,9 +72,13 @@ def residual_stack_naive(embedding, w_in, w_out, queries, rms_weight, *, eps=1e-
     e = np.asarray(embedding, dtype=np.float64)
     T, D = e.shape
     L = len(w_in)
-    out = {"plain_inputs": np.zeros((L, T, D)), "plain_sources": np.zeros((L + 1, T, D)),
-           "attn_inputs": np.zeros((L, T, D)), "attn_sources": np.zeros((L + 1, T, D)),
-           "attn_weights": np.zeros((L, L, T))}
+    out = {
+        "plain_inputs": np.zeros((L, T, D)),
+        "plain_sources": np.zeros((L + 1, T, D)),
+        "attn_inputs": np.zeros((L, T, D)),
+        "attn_sources": np.zeros((L + 1, T, D)),
+        "attn_weights": np.zeros((L, L, T)),
+    }
     for t in range(T):
         h = e[t]  # [D] plain: one running sum
         out["plain_sources"][0, t] = e[t]
@@ -108,21 +113,29 @@ def residual_stack(embedding, w_in, w_out, queries, rms_weight, *, eps=1e-6):
     attn_keys[0] = rms_norm(e, rms_weight, eps)
     h = e
     for l in range(L):
-        x, a = attention_residual(attn_src[: l + 1], queries[l], rms_weight, eps=eps,
-                                  keys=attn_keys[: l + 1])  # [T, D], [l + 1, T]
+        x, a = attention_residual(
+            attn_src[: l + 1], queries[l], rms_weight, eps=eps, keys=attn_keys[: l + 1]
+        )  # [T, D], [l + 1, T]
         plain_in[l], attn_in[l], weights[l, : l + 1] = h, x, a
         f = mlp_sublayer(rms_norm(np.stack([h, x]), rms_weight, eps), w_in[l], w_out[l])  # [2, T, D]
         plain_src[l + 1], attn_src[l + 1] = f
         attn_keys[l + 1] = rms_norm(f[1], rms_weight, eps)
         h = h + f[0]
-    return {"plain_inputs": plain_in, "plain_sources": plain_src, "attn_inputs": attn_in,
-            "attn_sources": attn_src, "attn_weights": weights}
+    return {
+        "plain_inputs": plain_in,
+        "plain_sources": plain_src,
+        "attn_inputs": attn_in,
+        "attn_sources": attn_src,
+        "attn_weights": weights,
+    }
 
 
 def _check(depths, target, L):
     depths = [int(l) for l in depths]
     if not all(target < l <= L for l in depths):
-        raise ValueError(f"every reading layer must lie in {target + 1} … {L} (after the target layer {target}), got {depths}")
+        raise ValueError(
+            f"every reading layer must lie in {target + 1} … {L} (after the target layer {target}), got {depths}"
+        )
     return depths
 
 
@@ -161,8 +174,12 @@ def depth_experiment(embedding, w_in, w_out, queries, rms_weight, *, depths, tar
         add("aligned", x, src[:l], a, a.mean(axis=1))
     for k in result:
         result[k]["rms"] = np.array(result[k]["rms"])
-    result.update(query=query, embedding_rms=stream_rms(embedding).mean(), source_rms=stream_rms(src).mean(axis=1),
-                  plain_source_rms=stream_rms(stack["plain_sources"]).mean(axis=1))
+    result.update(
+        query=query,
+        embedding_rms=stream_rms(embedding).mean(),
+        source_rms=stream_rms(src).mean(axis=1),
+        plain_source_rms=stream_rms(stack["plain_sources"]).mean(axis=1),
+    )
     return result
 
 
@@ -199,9 +216,14 @@ def depth_experiment_naive(embedding, w_in, w_out, queries, rms_weight, *, depth
             result[key]["shares"].append(shares)
     for k in result:
         result[k]["rms"] = np.array(result[k]["rms"])
+
     def mean_rms(vs):  # [S, T, D] → [S]: each source's RMS, averaged over the tokens
         return np.array([sum(np.sqrt(np.mean(v[t] ** 2)) for t in range(T)) / T for v in vs])
 
-    result.update(query=query, embedding_rms=mean_rms([np.asarray(embedding, dtype=np.float64)])[0],
-                  source_rms=mean_rms(src), plain_source_rms=mean_rms(stack["plain_sources"]))
+    result.update(
+        query=query,
+        embedding_rms=mean_rms([np.asarray(embedding, dtype=np.float64)])[0],
+        source_rms=mean_rms(src),
+        plain_source_rms=mean_rms(stack["plain_sources"]),
+    )
     return result

@@ -31,6 +31,7 @@ that runs `delta.kda` (trace=True) for every run. `forgetting_curves` is the sam
 with all runs of all seeds stepped together as one batched recurrence; the tests assert that
 the two agree.
 """
+
 import numpy as np
 
 from .activations import l2_normalize
@@ -41,8 +42,9 @@ FORGETTING_KINDS = ("old", "new", "fact")  # old topic · new topic · the long-
 FORGETTING_SCHEDULES = ("every", "switch")  # the gate acts on every step · only at the switch token
 
 
-def topic_switch_stream(seed, *, d_k=16, d_v=8, n_slow=4, n_tokens=96, switch_at=48, pairs=4, topic_rank=6,
-                        beta_topic=0.5, beta_fact=1.0):
+def topic_switch_stream(
+    seed, *, d_k=16, d_v=8, n_slow=4, n_tokens=96, switch_at=48, pairs=4, topic_rank=6, beta_topic=0.5, beta_fact=1.0
+):
     """One seeded stream: the fact at t = 0, topic A until `switch_at`, topic B after it.
 
     Returns a dict with k [T, K] (unit keys), v [T, V] (unit values), beta [T], item [T] (which
@@ -82,8 +84,13 @@ def topic_switch_stream(seed, *, d_k=16, d_v=8, n_slow=4, n_tokens=96, switch_at
     k = np.concatenate([fact_k, old_k[a], new_k[b]])  # [T, K]
     v = np.concatenate([fact_v, old_v[a], new_v[b]])  # [T, V]
     beta = np.concatenate([[beta_fact], np.full(n_tokens - 1, beta_topic)])  # [T]
-    return {"k": k, "v": v, "beta": beta, "item": item,
-            "items": {"old": (old_k, old_v), "new": (new_k, new_v), "fact": (fact_k, fact_v)}}
+    return {
+        "k": k,
+        "v": v,
+        "beta": beta,
+        "item": item,
+        "items": {"old": (old_k, old_v), "new": (new_k, new_v), "fact": (fact_k, fact_v)},
+    }
 
 
 def gate_schedule(mechanism, alpha, *, n_tokens, d_k, n_slow, switch_at, schedule="every", alpha_slow=1.0):
@@ -145,8 +152,16 @@ def forgetting_curves_reference(seeds, runs, times, *, alpha_slow=1.0, **stream_
     out = np.zeros((len(runs), len(FORGETTING_KINDS), len(times)))
     for st in streams:
         for r, (mech, alpha, schedule) in enumerate(runs):
-            g = gate_schedule(mech, alpha, n_tokens=T, d_k=K, n_slow=n_slow, switch_at=switch_at,
-                              schedule=schedule, alpha_slow=alpha_slow)
+            g = gate_schedule(
+                mech,
+                alpha,
+                n_tokens=T,
+                d_k=K,
+                n_slow=n_slow,
+                switch_at=switch_at,
+                schedule=schedule,
+                alpha_slow=alpha_slow,
+            )
             _, _, tr = kda(st["k"], st["k"], st["v"], g, st["beta"], trace=True)
             for j, t in enumerate(times):
                 for c, kind in enumerate(FORGETTING_KINDS):
@@ -172,15 +187,30 @@ def forgetting_curves(seeds, runs, times, *, alpha_slow=1.0, **stream_kw):
     k = np.stack([s["k"] for s in streams])  # [n, T, K]
     v = np.stack([s["v"] for s in streams])  # [n, T, V]
     bk = np.stack([s["beta"] for s in streams])[:, :, None] * k  # [n, T, K] β_t k_t
-    g = np.stack([gate_schedule(mech, alpha, n_tokens=T, d_k=K, n_slow=n_slow, switch_at=switch_at,
-                                schedule=schedule, alpha_slow=alpha_slow) for mech, alpha, schedule in runs])  # [R, T, K]
+    g = np.stack(
+        [
+            gate_schedule(
+                mech,
+                alpha,
+                n_tokens=T,
+                d_k=K,
+                n_slow=n_slow,
+                switch_at=switch_at,
+                schedule=schedule,
+                alpha_slow=alpha_slow,
+            )
+            for mech, alpha, schedule in runs
+        ]
+    )  # [R, T, K]
     decay = np.exp(g).transpose(1, 2, 0)[:, :, :, None]  # [T, K, R, 1]
-    Q = np.stack([[np.einsum("mk,mv->vk", *_weighted(s["items"][kind])) for s in streams]
-                  for kind in FORGETTING_KINDS]) / n  # [kinds, n, V, K], each seed with its own items
+    Q = (
+        np.stack([[np.einsum("mk,mv->vk", *_weighted(s["items"][kind])) for s in streams] for kind in FORGETTING_KINDS])
+        / n
+    )  # [kinds, n, V, K], each seed with its own items
     Q = Q.transpose(1, 3, 2, 0).reshape(n * K, V, len(FORGETTING_KINDS))  # [n·K, V, kinds]
     S = np.zeros((n, K, R, V))  # [n, K, R, V]
     out = np.zeros((R, len(FORGETTING_KINDS), len(times)))
-    want = dict(zip(times.tolist(), range(len(times))))
+    want = dict(zip(times.tolist(), range(len(times)), strict=True))
     for t in range(T):
         decays = np.flatnonzero(np.any(decay[t] != 1, axis=(0, 2)))  # the runs whose gate acts on this step
         if len(decays):  # decay first: row i of those runs' states × that run's α for channel i

@@ -1,4 +1,5 @@
 """Gate parameterisations: log-decays g ≤ 0 and write strengths β, one head — docs/kernels.md §4–§6."""
+
 import numpy as np
 
 from .activations import sigmoid, softplus

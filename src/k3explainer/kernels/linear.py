@@ -4,6 +4,7 @@ The kernels take already feature-mapped q = φ(Q), k = φ(K) ([T, K]); v is [T, 
 Three causal forms of the same sum o_t = Σ_{s≤t} (scale·q_t·k_s) v_s:
 recurrent (the specification, a [K, V] state), parallel (masked T×T), chunked (both).
 """
+
 import numpy as np
 
 
@@ -87,6 +88,10 @@ def similarity_kernels(q, k, *, scale=1.0):
     dot = q @ k.T
     exp = np.exp(scale * dot)
     elu = elu_plus_one(q) @ elu_plus_one(k).T
-    return dict(dot=dot, exp=exp, elu=elu,
-                exp_weights=exp / exp.sum(axis=1, keepdims=True),
-                elu_weights=elu / elu.sum(axis=1, keepdims=True))
+    return dict(
+        dot=dot,
+        exp=exp,
+        elu=elu,
+        exp_weights=exp / exp.sum(axis=1, keepdims=True),
+        elu_weights=elu / elu.sum(axis=1, keepdims=True),
+    )

@@ -9,6 +9,7 @@ absorbed: fold W_UK into the query (q̂ = W_UK q), attend over the latents thems
           W_UV after the weighted sum — the same numbers, because both maps are linear.
 The scale is (d_n + d_r)^-1/2 in both forms.
 """
+
 import numpy as np
 
 from .activations import rms_norm
@@ -71,6 +72,7 @@ def mla_attention_absorbed(q_nope, latents, W_uk, W_uv, *, q_rope=None, k_rope=N
 
 
 # KV cache per token per layer, in elements (multiply by bytes per element for memory).
+
 
 def mha_cache_per_token(n_heads, d_head):
     """Keys and values of every head: 2·H·d_head (GPT-2 small: 1536)."""

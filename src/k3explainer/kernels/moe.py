@@ -4,6 +4,7 @@ Tokens x [T, D], router logits [T, E]. Routing: scores s (softmax or sigmoid) �
 s + bias (the bias only chooses) → weights from the unbiased s → optional renormalisation →
 route_scale. Output y = Σ_{e∈top-k} g_e(x) E_e(x) + Shared(x).
 """
+
 import numpy as np
 
 from .activations import sigmoid, situ_glu, softmax, swiglu
@@ -58,7 +59,7 @@ def moe_forward(x, W_router, experts, top_k, *, shared=None, activation="swiglu"
     x = np.asarray(x, dtype=np.float64)
     r = route(x @ W_router, top_k, **route_kwargs)
     y = np.zeros_like(x) if shared is None else glu_expert(x, *shared, activation=activation)
-    for e, params in enumerate(zip(*experts)):  # dispatch: each expert sees only its own tokens
+    for e, params in enumerate(zip(*experts, strict=True)):  # dispatch: each expert sees only its own tokens
         tokens, slot = np.nonzero(r["experts"] == e)
         if len(tokens):
             y[tokens] += r["weights"][tokens, slot, None] * glu_expert(x[tokens], *params, activation=activation)

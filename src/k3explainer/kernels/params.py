@@ -2,6 +2,7 @@
 
 Nothing here hard-codes a fact: callers pass the published numbers (from facts.yaml) in.
 """
+
 import math
 
 
@@ -39,8 +40,20 @@ def hybrid_layout(n_layers, *, period=4, final_full=True):
     return ["mla" if i % period == 0 or (final_full and i == n_layers) else "kda" for i in range(1, n_layers + 1)]
 
 
-def k3_derived(*, total_params, active_params, routed, shared, top_k, layers, kda_layers, mla_layers,
-               block_size, gpt2_params, kda_per_cycle=3):
+def k3_derived(
+    *,
+    total_params,
+    active_params,
+    routed,
+    shared,
+    top_k,
+    layers,
+    kda_layers,
+    mla_layers,
+    block_size,
+    gpt2_params,
+    kda_per_cycle=3,
+):
     """Ratios and counts derived from K3's published numbers (all passed in).
 
     gpt2_multiple: total / GPT-2 size; active_fraction: active / total parameters (≈3.71%, a

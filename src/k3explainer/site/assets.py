@@ -1,6 +1,7 @@
 """The files a page ships besides its HTML and figure data: the theme's and project's sheets and
 scripts joined into one file each, the figures' own components and sheets, and the vendored
 browser assets (Temml's stylesheet and the math fonts, Plotly when a live figure draws with it)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -56,9 +57,11 @@ def concat_css(folders: list[Path], reserve: bool = False) -> bytes:
     (what widgets.js draws; it loads with widgets.js, and each figure's own sheet with the figure)."""
     parts = [f"/* {name} */\n".encode() + p.read_bytes() for name, p in _layered(folders, "*.css")]
     if reserve:
-        parts += [b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode(),
-                  b"/* section heights before layout, by viewport width (estimates.estimate_css) */\n"
-                  + estimate_css().encode()]
+        parts += [
+            b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode(),
+            b"/* section heights before layout, by viewport width (estimates.estimate_css) */\n"
+            + estimate_css().encode(),
+        ]
     return b"\n".join(parts)
 
 

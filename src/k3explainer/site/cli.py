@@ -1,5 +1,6 @@
 """`python build.py [--out DIR] [--serve | --check]` (and `k3explainer build|serve|check`): build the
 site, check it without writing anything, or serve it and rebuild on change."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,7 +11,6 @@ from pathlib import Path
 from .errors import BuildError
 from .pipeline import build
 from .project import Project
-
 
 
 def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -> int:
@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
             left = "" if args.check else f"; {args.out} left as it was"
             print(f"build failed: {len(e.diagnostics)} problem(s){left}", file=sys.stderr)
             return 1
-    print("\n".join(summary.lines()) if not args.check else
-          f"checked {summary.sections} sections and {len(summary.figures)} live figures: no problems")
+    print(
+        "\n".join(summary.lines())
+        if not args.check
+        else f"checked {summary.sections} sections and {len(summary.figures)} live figures: no problems"
+    )
     return 0

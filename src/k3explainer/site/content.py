@@ -1,4 +1,5 @@
 """Sections: content/NN-slug.md (YAML front matter + Markdown) → Section, ordered by `number`."""
+
 from __future__ import annotations
 
 import re
@@ -37,8 +38,10 @@ class Site(BaseModel):
     @classmethod
     def _absolute_folder(cls, url: str | None) -> str | None:
         if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?/", url):
-            raise PydanticCustomError("url", "give the full address the site is published at, ending in '/' "
-                                             "(e.g. https://example.org/explainer/)")
+            raise PydanticCustomError(
+                "url",
+                "give the full address the site is published at, ending in '/' (e.g. https://example.org/explainer/)",
+            )
         return url
 
 
@@ -113,8 +116,12 @@ def check_content_files(folder: Path, diags: Diagnostics) -> None:
         if path.name.startswith(".") or path.is_dir() or path.suffix == ".md" or path.name in SETTINGS_FILES:
             continue
         hint = did_you_mean(path.name, SETTINGS_FILES) if path.suffix in (".yaml", ".yml") else ""
-        diags.add(path, 1, 1, f"unsupported content file: sections are .md files, settings are "
-                  f"{', '.join(SETTINGS_FILES)}{hint}")
+        diags.add(
+            path,
+            1,
+            1,
+            f"unsupported content file: sections are .md files, settings are {', '.join(SETTINGS_FILES)}{hint}",
+        )
     figures = folder / "figures"
     for path in sorted(figures.iterdir()) if figures.is_dir() else ():
         if not path.name.startswith(".") and path.suffix != ".yaml":
@@ -130,7 +137,11 @@ def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagno
         if section is None:
             continue
         if parts and section.meta.part not in parts:
-            diags.add(path, *_front_line(section, "part"), f"unknown part {section.meta.part!r} (parts: {', '.join(sorted(parts))})")
+            diags.add(
+                path,
+                *_front_line(section, "part"),
+                f"unknown part {section.meta.part!r} (parts: {', '.join(sorted(parts))})",
+            )
         sections.append(section)
     _check_unique(sections, diags)
     return sorted(sections, key=lambda s: s.meta.number)
@@ -140,7 +151,12 @@ def _load_one(path: Path, text: str, md: MarkdownIt, diags: Diagnostics) -> Sect
     env: dict = {"docId": path.stem}
     tokens = md.parse(text, env)
     if not tokens or tokens[0].type != "front_matter":
-        diags.add(path, 1, 1, "a section starts with YAML front matter between '---' lines (id, number, part, title, stage, summary)")
+        diags.add(
+            path,
+            1,
+            1,
+            "a section starts with YAML front matter between '---' lines (id, number, part, title, stage, summary)",
+        )
         return None
     fm = tokens[0]
     try:
@@ -169,5 +185,7 @@ def _check_unique(sections: list[Section], diags: Diagnostics) -> None:
         for s in sections:
             value = getattr(s.meta, attr)
             if value in seen:
-                diags.add(s.path, *_front_line(s, attr), f"duplicate section {attr} {value!r} (also {seen[value].name})")
+                diags.add(
+                    s.path, *_front_line(s, attr), f"duplicate section {attr} {value!r} (also {seen[value].name})"
+                )
             seen[value] = s.path

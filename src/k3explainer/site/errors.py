@@ -1,4 +1,5 @@
 """Build diagnostics: every problem is reported as `path:line:col: message`, all at once."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

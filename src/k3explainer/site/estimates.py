@@ -10,6 +10,7 @@ height in its front matter (`height:`), and the page interpolates linearly betwe
 A section without measured heights, or with heights measured at other widths (by an older
 engine), counts as base.css's flat 2,400 px until the next `reserve --write`.
 """
+
 from __future__ import annotations
 
 # Viewport widths (px) where section heights are measured, narrowest first: where the figure
@@ -17,6 +18,8 @@ from __future__ import annotations
 # specs.RESERVE_WIDTHS, so every figure keeps one reserved height between two of them and only the
 # text reflows there (smoothly enough to interpolate); 640 and 680, from which the text and then the
 # figures stop filling the viewport; and 1160, from which the page no longer widens.
+from itertools import pairwise
+
 SECTION_WIDTHS = (320, 360, 390, 440, 540, 640, 680, 740, 840, 940, 1040, 1140, 1160)
 
 
@@ -30,14 +33,18 @@ def section_style(height: dict[int, int] | None) -> str:
 def estimate_css() -> str:
     """One rule per stretch between two measured widths, interpolating the section's heights
     there; below the narrowest and above the widest, their heights."""
+
     def size(expr: str) -> str:
         return f".section[style] {{ contain-intrinsic-size: auto calc({expr}); }}"
 
     lo, hi = SECTION_WIDTHS[0], SECTION_WIDTHS[-1]
-    rules = [size(f"var(--s-{hi}) * 1px"),
-             f"@media (max-width: {lo - 0.02:.2f}px) {{ {size(f'var(--s-{lo}) * 1px')} }}"]
-    for a, b in zip(SECTION_WIDTHS, SECTION_WIDTHS[1:]):
+    rules = [
+        size(f"var(--s-{hi}) * 1px"),
+        f"@media (max-width: {lo - 0.02:.2f}px) {{ {size(f'var(--s-{lo}) * 1px')} }}",
+    ]
+    for a, b in pairwise(SECTION_WIDTHS):
         slope = f"(var(--s-{b}) - var(--s-{a})) * (100vw - {a}px) / {b - a}"
-        rules.append(f"@media (min-width: {a}px) and (max-width: {b - 0.02:.2f}px) "
-                     f"{{ {size(f'var(--s-{a}) * 1px + {slope}')} }}")
+        rules.append(
+            f"@media (min-width: {a}px) and (max-width: {b - 0.02:.2f}px) {{ {size(f'var(--s-{a}) * 1px + {slope}')} }}"
+        )
     return "\n".join(rules) + "\n"

@@ -4,6 +4,7 @@ Facts are written in content/facts.yaml. A project may derive more from them (ra
 counts) in its own derived.py (see projectcode.py); those join the facts under their own keys, with
 provenance naming the facts they came from.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -78,8 +79,12 @@ def project_facts(root: Path, diags: Diagnostics) -> Facts:
     try:
         derive = projectcode.derive_hook(root)
     except Exception as e:  # an author's file that does not import is a build error at its line
-        diags.add(root / "derived.py", projectcode.line_in(e, root / "derived.py"), 1,
-                  f"derived.py does not load: {type(e).__name__}: {e}")
+        diags.add(
+            root / "derived.py",
+            projectcode.line_in(e, root / "derived.py"),
+            1,
+            f"derived.py does not load: {type(e).__name__}: {e}",
+        )
         derive = None
     path = root / "content" / "facts.yaml"
     return load_facts(path, diags, derive=derive, derive_file=root / "derived.py")

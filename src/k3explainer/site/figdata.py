@@ -4,6 +4,7 @@ A builder is the project's figures/<builder>.py with `build(params, facts) -> di
 projectcode.py). It calls the kernels and returns plain data for the client component, including
 `provenance` (which kernels, which inputs, which seed) so every number on the page can be traced.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,7 +19,6 @@ from . import projectcode
 from .errors import Diagnostics
 from .facts import Facts
 from .specs import Spec
-
 
 _PLAIN = (str, int, bool, type(None))
 
@@ -53,12 +53,18 @@ def to_jsonable(value: Any) -> Any:
 def dumps(value: Any, *, ready: bool = False) -> str:
     """Canonical JSON: the same data always gives the same bytes. `ready`: the value is plain JSON
     data already (figure data is, once build_figure_data has it), so it is not walked again."""
-    return json.dumps(value if ready else to_jsonable(value), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        value if ready else to_jsonable(value),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
 
 
-def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path,
-                      cache: Path | None = None) -> dict[str, dict]:
+def build_figure_data(
+    specs: dict[str, Spec], facts: Facts, diags: Diagnostics, root: Path, cache: Path | None = None
+) -> dict[str, dict]:
     """Figure id → its builder's data (JSON-ready), for every spec that is not pending, in id order.
 
     With a cache folder, a figure whose inputs are unchanged (its params, the facts, the source of
@@ -74,8 +80,9 @@ def build_figure_data(specs: dict[str, Spec], facts: Facts, diags: Diagnostics, 
     return out
 
 
-def figure_data(fid: str, spec: Spec, facts: Facts, diags: Diagnostics, root: Path, code: str,
-                cache: Path | None = None) -> dict | None:
+def figure_data(
+    fid: str, spec: Spec, facts: Facts, diags: Diagnostics, root: Path, code: str, cache: Path | None = None
+) -> dict | None:
     """One live figure's data (JSON-ready), or None with diagnostics; `code` is _code_digest's.
     Its params were checked already (params.check_params)."""
     m = spec.model
@@ -83,8 +90,9 @@ def figure_data(fid: str, spec: Spec, facts: Facts, diags: Diagnostics, root: Pa
     return _data(projectcode.builder(root, m.builder), spec.params, facts, fid, spec, key, cache, diags)
 
 
-def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, cache: Path | None,
-          diags: Diagnostics) -> dict | None:
+def _data(
+    module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, cache: Path | None, diags: Diagnostics
+) -> dict | None:
     cached = _read_cached(cache, fid, key)
     if cached is not None:
         return cached
@@ -96,8 +104,11 @@ def _data(module, params: dict, facts: Facts, fid: str, spec: Spec, key: str, ca
         data = to_jsonable({"id": fid, **data})
     except Exception as e:  # a builder's failure is an author-facing build error, not a crash
         frame = traceback.extract_tb(e.__traceback__)[-1]
-        diags.add(spec.path, *spec.where("builder"),
-                  f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})")
+        diags.add(
+            spec.path,
+            *spec.where("builder"),
+            f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})",
+        )
         return None
     _write_cached(cache, fid, key, data)
     return data
@@ -110,8 +121,9 @@ def _code_digest(facts: Facts, root: Path) -> str:
     import k3explainer
 
     package = Path(k3explainer.__file__).parent
-    sources = sorted([*package.glob("kernels/*.py"), *projectcode.sources(root),
-                      package / "site" / "facts.py", Path(__file__)])
+    sources = sorted(
+        [*package.glob("kernels/*.py"), *projectcode.sources(root), package / "site" / "facts.py", Path(__file__)]
+    )
     h = hashlib.sha256()
     for path in [*sources, *([facts.path] if facts.path else [])]:
         h.update(path.name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")

@@ -5,6 +5,7 @@ comment lines go: a line that is just `// …`, or a block comment that starts a
 line. Anything else (a comment after code, a `/*` inside a string) is left exactly as written, so
 the stripping cannot change what a script does.
 """
+
 from __future__ import annotations
 
 
@@ -18,7 +19,7 @@ def strip_comment_lines(source: str) -> str:
             i += 1
             continue
         if text.startswith("/*"):
-            after_open = lines[i][lines[i].index("/*") + 2:]
+            after_open = lines[i][lines[i].index("/*") + 2 :]
             if "*/" in after_open:
                 end, tail = i, after_open.split("*/", 1)[1]
             else:

@@ -11,6 +11,7 @@ Authors write CommonMark plus:
 Parsing and checking happen in `scan`, which walks the tokens once, records every math formula,
 link, fact and figure with its source line, and reports what is wrong. Rendering then only emits.
 """
+
 from __future__ import annotations
 
 import re
@@ -51,8 +52,12 @@ def make_parser() -> MarkdownIt:
         .use(attrs_block_plugin)
     )
     for name in DIRECTIVES:
-        md.use(container_plugin, name=name, marker=":",
-               validate=lambda params, *_, n=name: params.strip().split(" ", 1)[0] == n)
+        md.use(
+            container_plugin,
+            name=name,
+            marker=":",
+            validate=lambda params, *_, n=name: params.strip().split(" ", 1)[0] == n,
+        )
     md.inline.ruler.before("emphasis", "fact_ref", _fact_rule)
     _install_renderers(md)
     return md
@@ -72,6 +77,7 @@ def _fact_rule(state: StateInline, silent: bool) -> bool:
 
 
 # --------------------------------------------------------------------------- scanning
+
 
 @dataclass(frozen=True)
 class MathItem:
@@ -114,8 +120,15 @@ class Scan:
         return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
 
-def scan(tokens: list[Token], path: Path, facts: Facts, symbols: dict[str, str] | None, diags: Diagnostics,
-         *, line_offset: int = 0) -> Scan:
+def scan(
+    tokens: list[Token],
+    path: Path,
+    facts: Facts,
+    symbols: dict[str, str] | None,
+    diags: Diagnostics,
+    *,
+    line_offset: int = 0,
+) -> Scan:
     out = Scan(path)
     line = line_offset + 1
     for tok in tokens:
@@ -139,8 +152,12 @@ def _scan_unknown_directive(text: str, line: int, out: Scan, diags: Diagnostics)
     m = re.match(r":{3,}[ \t]*([A-Za-z][\w-]*)", text)
     if m:
         name = m.group(1)
-        diags.add(out.path, line, out.col(line, name),
-                  f"unknown directive {name!r} (directives: {', '.join(DIRECTIVES)}){did_you_mean(name, DIRECTIVES)}")
+        diags.add(
+            out.path,
+            line,
+            out.col(line, name),
+            f"unknown directive {name!r} (directives: {', '.join(DIRECTIVES)}){did_you_mean(name, DIRECTIVES)}",
+        )
 
 
 def _scan_inline(children, line, out, facts, symbols, diags):
@@ -151,17 +168,27 @@ def _scan_inline(children, line, out, facts, symbols, diags):
             _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
         elif child.type == "fact_ref" and facts.lacks(child.meta["key"]):
             key = child.meta["key"]
-            diags.add(out.path, line, out.col(line, key),
-                      f"unknown fact {key!r} in {{{{{key}}}}}{did_you_mean(key, facts.by_key)}")
+            diags.add(
+                out.path,
+                line,
+                out.col(line, key),
+                f"unknown fact {key!r} in {{{{{key}}}}}{did_you_mean(key, facts.by_key)}",
+            )
         elif child.type == "link_open":
             href = str(child.attrGet("href") or "")
             if href.startswith("#"):
                 out.links.append((href, line))
             elif not href.startswith(("https://", "http://", "mailto:")):
-                diags.add(out.path, line, out.col(line, f"]({href}", skip=2),
-                          f"link {href!r}: use #id for the article or a full https:// address")
+                diags.add(
+                    out.path,
+                    line,
+                    out.col(line, f"]({href}", skip=2),
+                    f"link {href!r}: use #id for the article or a full https:// address",
+                )
         elif child.type == "text" and "{{" in child.content:
-            diags.add(out.path, line, out.col(line, "{{"), f"malformed fact reference in {child.content.strip()[:60]!r}")
+            diags.add(
+                out.path, line, out.col(line, "{{"), f"malformed fact reference in {child.content.strip()[:60]!r}"
+            )
 
 
 def _scan_math(tex, display, line, out, symbols, diags):
@@ -169,8 +196,11 @@ def _scan_math(tex, display, line, out, symbols, diags):
     out.math.append((MathItem(tex, display), line, out.col(line, first) if first else 1))
     for name, _ in sym_parts(tex):
         if symbols is not None and name not in symbols:  # None: the symbols file failed, and said so
-            diags.add(out.path, *out.find(line, f"\\sym{{{name}}}", tex.count("\n") + 1),
-                      f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}")
+            diags.add(
+                out.path,
+                *out.find(line, f"\\sym{{{name}}}", tex.count("\n") + 1),
+                f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}",
+            )
 
 
 def _scan_directive(tok, line, out, facts, diags):
@@ -183,8 +213,13 @@ def _scan_directive(tok, line, out, facts, diags):
         else:
             out.figures.append((arg, line))
     elif kind == "claim" and arg != "illustrative" and facts.lacks(arg):
-        diags.add(out.path, line, col, f"claim needs a fact key or 'illustrative', got {arg!r}"
-                  + did_you_mean(arg, [*facts.by_key, "illustrative"]))
+        diags.add(
+            out.path,
+            line,
+            col,
+            f"claim needs a fact key or 'illustrative', got {arg!r}"
+            + did_you_mean(arg, [*facts.by_key, "illustrative"]),
+        )
     elif kind in ("side", "callout") and not arg:
         diags.add(out.path, line, col, f"{kind} directive needs a title")
 
@@ -197,11 +232,12 @@ def sym_parts(tex: str) -> list[tuple[str, str]]:
         while i < len(tex) and depth:
             depth += {"{": 1, "}": -1}.get(tex[i], 0) if tex[i - 1] != "\\" else 0
             i += 1
-        parts.append((m.group(1), tex[m.end(): i - 1]))
+        parts.append((m.group(1), tex[m.end() : i - 1]))
     return parts
 
 
 # --------------------------------------------------------------------------- rendering
+
 
 def badge(provenance: str) -> str:
     label = "Source" if provenance == "source" else "Illustrative"
@@ -217,7 +253,7 @@ def fact_html(fact: Fact, cite_id: str) -> str:
         f'<span class="fact" tabindex="0" data-fact="{escape(fact.key)}" aria-describedby="{cite_id}">'
         f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance)}'
         f'<span class="fact-cite" role="tooltip" id="{cite_id}">{body}'
-        f"<span class=\"fact-source\">{escape(keep_short_brackets(fact.source))}</span></span></span>"
+        f'<span class="fact-source">{escape(keep_short_brackets(fact.source))}</span></span></span>'
     )
 
 
@@ -249,7 +285,9 @@ def _install_renderers(md: MarkdownIt) -> None:
             f'{_math_html(env, sub, False)}<span class="visually-hidden">: {escape(env["symbols"][name])}</span></button>'
             for name, sub in dict.fromkeys(sym_parts(tex))
         )
-        chips = f'<div class="sym-chips" role="group" aria-label="Symbols in this equation">{chips}</div>' if chips else ""
+        chips = (
+            f'<div class="sym-chips" role="group" aria-label="Symbols in this equation">{chips}</div>' if chips else ""
+        )
         return f'<div class="math-block">{_math_html(env, tex, True)}{chips}</div>\n'
 
     def fact_ref(self, tokens, idx, options, env):
@@ -280,9 +318,12 @@ def _install_renderers(md: MarkdownIt) -> None:
                 prov = fact.provenance if fact else "illustrative"
                 # the citation closes the box; a stack because claims may nest in other directives
                 env.setdefault("claims", []).append(
-                    f'<p class="claim-cite">{escape(keep_short_brackets(fact.source))}</p>' if fact else "")
-                return (f'<div class="claim claim-{prov}" role="note">'
-                        f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n')
+                    f'<p class="claim-cite">{escape(keep_short_brackets(fact.source))}</p>' if fact else ""
+                )
+                return (
+                    f'<div class="claim claim-{prov}" role="note">'
+                    f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n'
+                )
             if kind == "vs":
                 return '<div class="vs" role="group" aria-label="Comparison">\n'
             if kind == "side":
@@ -296,8 +337,15 @@ def _install_renderers(md: MarkdownIt) -> None:
 
         return open_, close
 
-    rules = dict(math_inline=math_inline, math_inline_double=math_inline, math_block=math_block,
-                 math_block_label=math_block, fact_ref=fact_ref, heading_open=heading, heading_close=heading)
+    rules = dict(
+        math_inline=math_inline,
+        math_inline_double=math_inline,
+        math_block=math_block,
+        math_block_label=math_block,
+        fact_ref=fact_ref,
+        heading_open=heading,
+        heading_close=heading,
+    )
     for kind in DIRECTIVES:
         rules[f"container_{kind}_open"], rules[f"container_{kind}_close"] = container(kind)
     for name, rule in rules.items():

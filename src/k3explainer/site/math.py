@@ -8,6 +8,7 @@ from 18,600 elements to 6,650, which is what the browser lays out and paints on 
 Results are cached by (Temml version, render script, formula, display mode) in .cache/math.json,
 so a rebuild renders only the formulas that changed. The page carries no math JavaScript.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -40,16 +41,18 @@ def _key(version: str, m: MathItem) -> str:
 def run_temml(node: str, node_modules: Path, batches: list[list[MathItem]]) -> list[list[dict]] | str:
     """Each batch's results in order ({html} or {error}) from one node process, or node's error."""
     lines = "".join(json.dumps([{"tex": m.tex, "display": m.display} for m in b]) + "\n" for b in batches)
-    done = subprocess.run([node, str(SCRIPT), str(node_modules)], input=lines, capture_output=True,
-                          text=True, encoding="utf-8")
+    done = subprocess.run(
+        [node, str(SCRIPT), str(node_modules)], input=lines, capture_output=True, text=True, encoding="utf-8"
+    )
     out = done.stdout.splitlines()
     if done.returncode != 0 or len(out) != len(batches):
         return f"math renderer failed: {done.stderr.strip()[:400]}"
     return [json.loads(line) for line in out]
 
 
-def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path, cache_file: Path,
-                diags: Diagnostics) -> dict[MathItem, str]:
+def render_math(
+    items: list[tuple[MathItem, Path, int, int]], node_modules: Path, cache_file: Path, diags: Diagnostics
+) -> dict[MathItem, str]:
     """Render every distinct formula; report failures at each place the formula was written."""
     if not (node_modules / "temml").is_dir():
         diags.add(node_modules, 1, 1, "Temml is not installed: run `npm ci --ignore-scripts`")
@@ -66,7 +69,7 @@ def render_math(items: list[tuple[MathItem, Path, int, int]], node_modules: Path
         if isinstance(results, str):
             diags.add(SCRIPT, 1, 1, results)
             return {}
-        cache.update((_key(version, m), res) for m, res in zip(missing, results[0]))
+        cache.update((_key(version, m), res) for m, res in zip(missing, results[0], strict=True))
         _write_cache(cache_file, cache)
     html: dict[MathItem, str] = {}
     for m, path, line, col in items:
@@ -107,7 +110,12 @@ def math_assets(node_modules: Path, fonts: Path) -> dict[str, bytes]:
     fetches no math font; within it, the browser fetches only the faces whose Unicode ranges the
     formulas use (theme/math-fonts/make_fonts.py). Temml's own small font draws primes and script capitals."""
     dist = node_modules / "temml" / "dist"
-    inputs = [dist / "Temml-Latin-Modern.css", fonts / "fonts.css", dist / "Temml.woff2", *(fonts / n for n in FONT_FILES)]
+    inputs = [
+        dist / "Temml-Latin-Modern.css",
+        fonts / "fonts.css",
+        dist / "Temml.woff2",
+        *(fonts / n for n in FONT_FILES),
+    ]
     return _math_assets([p.read_bytes() for p in inputs])
 
 
@@ -122,7 +130,7 @@ def _math_assets(contents: list[bytes]) -> dict[str, bytes]:
         "vendor/math/math-fonts.css": faces.encode(),
         "vendor/math/Temml.woff2": temml_font,
     }
-    for name, data in zip(FONT_FILES, font_files):
+    for name, data in zip(FONT_FILES, font_files, strict=True):
         files[f"vendor/math/{name}"] = data
     return files
 

@@ -2,6 +2,7 @@
 
 If anything fails before the swap, the previous output is untouched.
 """
+
 from __future__ import annotations
 
 import os

@@ -7,6 +7,7 @@ param is reported at its own line with the nearest name, before anything that de
 constants are filled from the checked params (defaults included), so a placeholder's suggestion
 only ever names a param the builder knows.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -51,8 +52,13 @@ def _checked(spec: Spec, root: Path, diags: Diagnostics) -> dict | None:
         return None
     model = getattr(module, "Params", None)
     if model is None or getattr(model, "model_config", {}).get("extra") != "forbid":
-        diags.add(file, 1, 1, f"builder {m.builder} declares no `Params` model with extra=\"forbid\" "
-                  "(a pydantic BaseModel, one field per param of its spec)")
+        diags.add(
+            file,
+            1,
+            1,
+            f'builder {m.builder} declares no `Params` model with extra="forbid" '
+            "(a pydantic BaseModel, one field per param of its spec)",
+        )
         return None
     checked = validate(model, spec.marked, spec.path, diags, prefix=("params",))
     return None if checked is None else checked.model_dump()
@@ -77,6 +83,6 @@ def _fill_constants(spec: Spec, diags: Diagnostics) -> None:
 def _find_after(text: str, start: tuple[int, int], needle: str) -> tuple[int, int]:
     """(line, col) of `needle`'s first occurrence at or after `start` (a field's key), else `start`."""
     lines = text.splitlines(keepends=True)
-    offset = sum(map(len, lines[:start[0] - 1])) + start[1] - 1
+    offset = sum(map(len, lines[: start[0] - 1])) + start[1] - 1
     at = text.find(needle, offset)
     return start if at < 0 else line_col(text, at)

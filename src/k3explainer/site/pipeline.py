@@ -10,6 +10,7 @@ function with one job and plain data between them.
 Every problem a phase finds is collected; the build stops after the first phase that found any,
 with all of them. `serve` rebuilds by calling `build` again.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -116,8 +117,14 @@ def compile_site(project: Project) -> tuple[dict[str, bytes], Summary]:
 def load(project: Project, diags: Diagnostics) -> Inputs:
     md = make_parser()
     site = load_site(project.content / "site.yaml", diags)
-    return Inputs(md, project_facts(project.root, diags), load_specs(project.content / "figures", diags), site,
-                  load_symbols(project.content / "symbols.yaml", diags), load_sections(project.content, md, site, diags))
+    return Inputs(
+        md,
+        project_facts(project.root, diags),
+        load_specs(project.content / "figures", diags),
+        site,
+        load_symbols(project.content / "symbols.yaml", diags),
+        load_sections(project.content, md, site, diags),
+    )
 
 
 def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
@@ -125,7 +132,9 @@ def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
     check_parts(inputs.specs, project.root, project.static, inputs.facts, diags)
     check_params(inputs.specs, project.root, diags)
     scans = [scan(s.tokens, s.path, inputs.facts, inputs.symbols, diags) for s in inputs.sections]
-    captions = {fid: _inline(inputs, spec.model.caption, spec, ("caption",), diags) for fid, spec in inputs.specs.items()}
+    captions = {
+        fid: _inline(inputs, spec.model.caption, spec, ("caption",), diags) for fid, spec in inputs.specs.items()
+    }
     # a spec that failed validation was reported already; still count its id as known
     figure_ids = set(inputs.specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
     _check_placements(scans, inputs.specs, figure_ids, diags)
@@ -135,33 +144,49 @@ def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
 def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnostics) -> Computed:
     """Each live figure's data, and the inline Markdown its builder wrote, parsed and checked like prose."""
     data = build_figure_data(inputs.specs, inputs.facts, diags, project.root, project.figure_cache)
-    texts = {fid: {loc: _inline(inputs, text, inputs.specs[fid], ("params",), diags) for loc, text in markdown_paths(d)}
-             for fid, d in data.items()}
+    texts = {
+        fid: {loc: _inline(inputs, text, inputs.specs[fid], ("params",), diags) for loc, text in markdown_paths(d)}
+        for fid, d in data.items()
+    }
     scans = checked.scans + [doc.scan for doc in checked.captions.values()]
     scans += [doc.scan for docs in texts.values() for doc in docs.values()]
-    _check_links(inputs.sections, scans, checked.figure_ids, diags)
+    _check_links(inputs.sections, checked.scans, scans, checked.figure_ids, diags)
     return Computed(data, texts)
 
 
-def render_site(project: Project, inputs: Inputs, checked: Checked, computed: Computed,
-                diags: Diagnostics) -> tuple[dict[str, bytes], Summary]:
+def render_site(
+    project: Project, inputs: Inputs, checked: Checked, computed: Computed, diags: Diagnostics
+) -> tuple[dict[str, bytes], Summary]:
     """Math, every document's HTML, the page and the files it ships."""
     docs = [*checked.captions.values(), *(doc for docs in computed.texts.values() for doc in docs.values())]
-    math_html = render_math(_formulas(checked.scans + [doc.scan for doc in docs]), project.node_modules,
-                            project.cache, diags)
+    math_html = render_math(
+        _formulas(checked.scans + [doc.scan for doc in docs]), project.node_modules, project.cache, diags
+    )
     diags.raise_if_any()
     cites: dict[str, int] = {}  # citation ids run on across a figure's texts and caption
 
     def html_of(tokens: list, env: dict, doc_id: str) -> str:
         counters = {doc_id: cites.get(doc_id, 0)}
-        html = render(inputs.md, tokens, {**env, "facts": inputs.facts, "math": math_html, "symbols": inputs.symbols,
-                                          "doc_id": doc_id, "cites": counters})
+        html = render(
+            inputs.md,
+            tokens,
+            {
+                **env,
+                "facts": inputs.facts,
+                "math": math_html,
+                "symbols": inputs.symbols,
+                "doc_id": doc_id,
+                "cites": counters,
+            },
+        )
         cites[doc_id] = counters[doc_id]
         return html
 
     # (in this order: a figure's texts, then the sections, then the captions, as citations are numbered)
-    shipped = {fid: with_html(d, {loc: html_of(doc.tokens, doc.env, fid) for loc, doc in computed.texts[fid].items()})
-               for fid, d in computed.data.items()}
+    shipped = {
+        fid: with_html(d, {loc: html_of(doc.tokens, doc.env, fid) for loc, doc in computed.texts[fid].items()})
+        for fid, d in computed.data.items()
+    }
     bodies = {s.id: html_of(s.tokens, s.env, s.id) for s in inputs.sections}
     files: dict[str, bytes] = {}
     views: dict[str, FigureView] = {}
@@ -183,12 +208,16 @@ def render_site(project: Project, inputs: Inputs, checked: Checked, computed: Co
             files[css_src] = sheet.read_bytes()
         figure_bytes[fid] = sum(len(files[f]) for f in (data_src, comp_src, css_src) if f)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
-    files.update(page_assets(project, any(not s.model.pending and s.model.plotly for s in inputs.specs.values()), diags))
+    files.update(
+        page_assets(project, any(not s.model.pending and s.model.plotly for s in inputs.specs.values()), diags)
+    )
     diags.raise_if_any()
 
     css, scripts = ["vendor/math/temml.css", "assets/site.css"], ["assets/k3.js"]
     env = environment(project.layered("templates")[::-1])
-    files["index.html"] = render_page(env, inputs.site, inputs.sections, bodies, views, inputs.facts, css, scripts).encode()
+    files["index.html"] = render_page(
+        env, inputs.site, inputs.sections, bodies, views, inputs.facts, css, scripts
+    ).encode()
     files["manifest.json"] = (dumps(_manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
     summary = Summary(
         sections=len(inputs.sections),
@@ -214,7 +243,9 @@ def _formulas(scans) -> list[tuple[MathItem, Path, int, int]]:
     """Every formula the scans found, where it was written, and the symbol chips under display
     equations (each tagged sub-expression on its own)."""
     items = [(m, sc.path, line, col) for sc in scans for m, line, col in sc.math]
-    chips = [(MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display for _, sub in sym_parts(m.tex)]
+    chips = [
+        (MathItem(sub, False), p, line, col) for m, p, line, col in items if m.display for _, sub in sym_parts(m.tex)
+    ]
     return items + chips
 
 
@@ -223,25 +254,42 @@ def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) ->
     for sc in scans:
         for fid, line in sc.figures:
             if fid not in figure_ids:
-                diags.add(sc.path, line, sc.col(line, fid),
-                          f"unknown figure {fid!r}: no content/figures/{fid}.yaml{did_you_mean(fid, figure_ids)}")
+                diags.add(
+                    sc.path,
+                    line,
+                    sc.col(line, fid),
+                    f"unknown figure {fid!r}: no content/figures/{fid}.yaml{did_you_mean(fid, figure_ids)}",
+                )
             elif fid in placed:
-                diags.add(sc.path, line, 1, f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})")
+                diags.add(
+                    sc.path,
+                    line,
+                    1,
+                    f"figure {fid!r} is placed twice (also {diags.rel(placed[fid][0])}:{placed[fid][1]})",
+                )
             else:
                 placed[fid] = (sc.path, line)
     for fid, spec in sorted(specs.items()):
         if fid not in placed:
-            diags.add(spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
+            diags.add(
+                spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section"
+            )
 
 
-def _check_links(sections: list[Section], scans, figure_ids: set[str], diags: Diagnostics) -> None:
+def _check_links(sections: list[Section], section_scans, scans, figure_ids: set[str], diags: Diagnostics) -> None:
+    """Every in-page link in `scans` (sections, captions, figure texts) against the ids the page has."""
     targets = {"article"} | {s.id for s in sections} | figure_ids
-    targets |= {f"{s.id}-{i}" for s, sc in zip(sections, scans) for i in sc.ids}
+    targets |= {f"{s.id}-{i}" for s, sc in zip(sections, section_scans, strict=True) for i in sc.ids}
     for sc in scans:
         for href, line in sc.links:
             if href[1:] not in targets:
-                diags.add(sc.path, line, sc.col(line, f"]({href}", skip=2), f"broken cross-reference {href!r}: no section, "
-                          f"figure or heading has that id{did_you_mean(href[1:], targets)}")
+                diags.add(
+                    sc.path,
+                    line,
+                    sc.col(line, f"]({href}", skip=2),
+                    f"broken cross-reference {href!r}: no section, "
+                    f"figure or heading has that id{did_you_mean(href[1:], targets)}",
+                )
 
 
 def _manifest(specs, facts, data) -> dict:

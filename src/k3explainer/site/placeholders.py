@@ -12,6 +12,7 @@ sentence, "1, 1.25, 1.5 and 2"; `:or` joins it with "or", `:count` gives its len
 other spec formats each item. Numbers print as Python's `g` would, with a real minus sign.
 Braces that do not hold a name (maths, sets) are left alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,6 +33,7 @@ class PlaceholderError(ValueError):
 
 def fill(text: str, params: dict[str, Any]) -> str:
     """`text` with every placeholder replaced by its param; PlaceholderError on the first bad one."""
+
     def one(m: re.Match) -> str:
         path, spec = m.group(1), m.group(2) or ""
         value = _lookup(params, path, m.group(0))
@@ -50,21 +52,29 @@ def _lookup(params: dict[str, Any], path: str, placeholder: str) -> Any:
         if isinstance(value, dict):
             if part not in value:
                 where = f"params.{'.'.join(walked)}" if walked else "params"
-                raise PlaceholderError(f"{placeholder}: {where} has no {part!r}"
-                                       + did_you_mean(part, map(str, value)), placeholder)
+                raise PlaceholderError(
+                    f"{placeholder}: {where} has no {part!r}" + did_you_mean(part, map(str, value)), placeholder
+                )
             value = value[part]
         elif isinstance(value, list):
             if not re.fullmatch(r"-?\d+", part) or not -len(value) <= int(part) < len(value):
-                raise PlaceholderError(f"{placeholder}: params.{'.'.join(walked)} is a list of {len(value)}; "
-                                       f"{part!r} is not an index into it", placeholder)
+                raise PlaceholderError(
+                    f"{placeholder}: params.{'.'.join(walked)} is a list of {len(value)}; "
+                    f"{part!r} is not an index into it",
+                    placeholder,
+                )
             value = value[int(part)]
         else:
-            raise PlaceholderError(f"{placeholder}: params.{'.'.join(walked)} is a single value, "
-                                   f"it has no {part!r}", placeholder)
+            raise PlaceholderError(
+                f"{placeholder}: params.{'.'.join(walked)} is a single value, it has no {part!r}", placeholder
+            )
         walked.append(part)
     if isinstance(value, dict):
-        raise PlaceholderError(f"{placeholder}: params.{path} is a mapping; name one of its entries "
-                               f"({', '.join(f'{{{path}.{k}}}' for k in list(value)[:3])})", placeholder)
+        raise PlaceholderError(
+            f"{placeholder}: params.{path} is a mapping; name one of its entries "
+            f"({', '.join(f'{{{path}.{k}}}' for k in list(value)[:3])})",
+            placeholder,
+        )
     return value
 
 

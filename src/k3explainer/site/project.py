@@ -1,4 +1,5 @@
 """Where a project's inputs live (a module of its own: the CLI needs it before it loads the pipeline)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -7,6 +7,7 @@ runs a project's own data loaders: builders import each other relatively (`from 
 cited_facts`) and the kernels from the engine (`from k3explainer.kernels import delta_rule`).
 One project is mounted at a time; mounting another forgets the first one's modules.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -70,4 +71,6 @@ def line_in(error: BaseException, file: Path) -> int:
 
 def sources(root: Path) -> list[Path]:
     """Every file of the project's own Python (what figure data and derived facts depend on)."""
-    return sorted([*(root / "figures").glob("*.py"), *([root / "derived.py"] if (root / "derived.py").is_file() else [])])
+    return sorted(
+        [*(root / "figures").glob("*.py"), *([root / "derived.py"] if (root / "derived.py").is_file() else [])]
+    )

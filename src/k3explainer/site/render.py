@@ -1,4 +1,5 @@
 """Page assembly: sections' HTML + figure frames + journey strip → index.html via Jinja."""
+
 from __future__ import annotations
 
 import re
@@ -34,24 +35,35 @@ class FigureView:
 
 def environment(templates: list[Path]) -> Environment:
     """Templates looked up in the folders in order: the first that has a name wins."""
-    env = Environment(loader=FileSystemLoader(templates), autoescape=select_autoescape(["html"]),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env = Environment(
+        loader=FileSystemLoader(templates),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.filters["keep_short_brackets"] = keep_short_brackets
     env.filters["section_style"] = section_style
     return env
 
 
-def render_page(env: Environment, site: Site, sections: list[Section], bodies: dict[str, str],
-                figures: dict[str, FigureView], facts: Facts, css: list[str], scripts: list[str]) -> str:
+def render_page(
+    env: Environment,
+    site: Site,
+    sections: list[Section],
+    bodies: dict[str, str],
+    figures: dict[str, FigureView],
+    facts: Facts,
+    css: list[str],
+    scripts: list[str],
+) -> str:
     frame = env.get_template("partials/figure.html")
 
     def place_figures(html: str) -> Markup:
         return Markup(FIGURE_SLOT.sub(lambda m: frame.render(fig=figures[m.group(1)], facts=facts), html))
 
-    parts = [
-        {"part": part, "sections": [s for s in sections if s.meta.part == part.id]}
-        for part in site.parts
-    ]
+    parts = [{"part": part, "sections": [s for s in sections if s.meta.part == part.id]} for part in site.parts]
     return env.get_template("index.html").render(
         site=site,
         parts=[p for p in parts if p["sections"]],

@@ -3,6 +3,7 @@
 Only files inside the output folder are served. A failed rebuild keeps the last good site and
 shows the errors as an overlay in the open page (sent over server-sent events).
 """
+
 from __future__ import annotations
 
 import json
@@ -78,7 +79,7 @@ def make_handler(out: Path, live: LiveState):
         def log_message(self, *args) -> None:  # keep the terminal for build output
             pass
 
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_GET(self) -> None:  # http.server's naming
             route = urlsplit(self.path).path
             if route == EVENTS:
                 return self._events()
@@ -113,7 +114,7 @@ def make_handler(out: Path, live: LiveState):
                     self._event("error-report", errors)
                 while True:
                     with live.cond:
-                        live.cond.wait_for(lambda: live.generation != seen, timeout=15)
+                        live.cond.wait_for(lambda seen=seen: live.generation != seen, timeout=15)
                         changed, seen, errors = live.generation != seen, live.generation, live.errors
                     if not changed:
                         self.wfile.write(b": ping\n\n")
@@ -182,12 +183,22 @@ def _changes(project: Project):
     to the inputs (watchfiles if present, else polling)."""
     import k3explainer  # the engine itself (builders, kernels, pipeline), wherever it is installed
 
-    watched = [d for d in (project.content, project.templates, project.static, project.root / "figures",
-                           Path(k3explainer.__file__).parent) if d.is_dir()]
+    watched = [
+        d
+        for d in (
+            project.content,
+            project.templates,
+            project.static,
+            project.root / "figures",
+            Path(k3explainer.__file__).parent,
+        )
+        if d.is_dir()
+    ]
     watched += [f for f in projectcode.sources(project.root) if f.parent == project.root]  # derived.py
     try:
         from watchfiles import watch
     except ImportError:
+
         def stamp():
             files = (p for d in watched for p in ([d] if d.is_file() else sorted(d.rglob("*"))))
             return [(p, p.stat().st_mtime_ns) for p in files if p.is_file()]

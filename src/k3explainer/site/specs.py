@@ -1,8 +1,10 @@
 """Figure specs: content/figures/<id>.yaml → FigureSpec, validated, every error with its line."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,8 +27,10 @@ def reserve_css() -> str:
     height by default, each narrower one below the next wider width (a 390 px phone's 350 px
     column gets the 350 band, a 360 px phone's the 320 band)."""
     rules = [f".fig-stage {{ min-height: var(--h-{RESERVE_WIDTHS[0]}); }}"]
-    rules += [f"@container (max-width: {upper - 0.02:.2f}px) {{ .fig-stage {{ min-height: var(--h-{width}); }} }}"
-              for upper, width in zip(RESERVE_WIDTHS, RESERVE_WIDTHS[1:])]
+    rules += [
+        f"@container (max-width: {upper - 0.02:.2f}px) {{ .fig-stage {{ min-height: var(--h-{width}); }} }}"
+        for upper, width in pairwise(RESERVE_WIDTHS)
+    ]
     return "\n".join(rules) + "\n"
 
 
@@ -66,7 +70,7 @@ class FigureSpec(BaseModel):
     @classmethod
     def _every_width(cls, h):
         """One clear message instead of pydantic's per-branch union errors."""
-        is_px = lambda v: type(v) is int and 120 <= v <= 4000  # noqa: E731  (bool is not a height)
+        is_px = lambda v: type(v) is int and 120 <= v <= 4000  # bool is not a height
         if type(h) is int:
             if not is_px(h):
                 raise ValueError(f"{h} px is outside 120–4000")
@@ -77,10 +81,13 @@ class FigureSpec(BaseModel):
         extra = [k for k in h if k not in RESERVE_WIDTHS]
         bad = [f"{k}: {v!r}" for k, v in h.items() if k in RESERVE_WIDTHS and not is_px(v)]
         if missing or extra or bad:
-            raise ValueError("one height (px, 120–4000) per figure width " + ", ".join(map(str, RESERVE_WIDTHS))
-                             + (f"; missing {', '.join(map(str, missing))}" if missing else "")
-                             + (f"; unknown width {', '.join(map(str, extra))}" if extra else "")
-                             + (f"; not a height: {', '.join(bad)}" if bad else ""))
+            raise ValueError(
+                "one height (px, 120–4000) per figure width "
+                + ", ".join(map(str, RESERVE_WIDTHS))
+                + (f"; missing {', '.join(map(str, missing))}" if missing else "")
+                + (f"; unknown width {', '.join(map(str, extra))}" if extra else "")
+                + (f"; not a height: {', '.join(bad)}" if bad else "")
+            )
         return h
 
     @property
@@ -118,7 +125,9 @@ def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
         if path.stem != model.id:
             diags.add(path, *marked.where(("id",)), f"id {model.id!r} does not match the file name {path.name!r}")
         if model.id in specs:
-            diags.add(path, *marked.where(("id",)), f"duplicate figure id {model.id!r} (also {specs[model.id].path.name})")
+            diags.add(
+                path, *marked.where(("id",)), f"duplicate figure id {model.id!r} (also {specs[model.id].path.name})"
+            )
             continue
         specs[model.id] = spec
     return specs
@@ -157,22 +166,31 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
         m = spec.model
         if not m.pending:
             if not projectcode.builder_file(root, m.builder).is_file():
-                diags.add(spec.path, *spec.where("builder"),
-                          f"unknown builder {m.builder!r}: no file figures/{m.builder}.py"
-                          + did_you_mean(m.builder, known_builders))
+                diags.add(
+                    spec.path,
+                    *spec.where("builder"),
+                    f"unknown builder {m.builder!r}: no file figures/{m.builder}.py"
+                    + did_you_mean(m.builder, known_builders),
+                )
             file = components / f"{m.component}.js"
             if not file.is_file():
-                diags.add(spec.path, *spec.where("component"),
-                          f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
-                          + did_you_mean(m.component, known_components))
+                diags.add(
+                    spec.path,
+                    *spec.where("component"),
+                    f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
+                    + did_you_mean(m.component, known_components),
+                )
             else:
                 _check_registers(file, m.component, diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and facts.lacks(c.fact):
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
             elif c.fact in facts and facts[c.fact].provenance != c.provenance:  # one fact, one badge on the page
-                diags.add(spec.path, *spec.where("constants", i, "provenance"),
-                          f"provenance {c.provenance!r}, but fact {c.fact!r} is {facts[c.fact].provenance!r}")
+                diags.add(
+                    spec.path,
+                    *spec.where("constants", i, "provenance"),
+                    f"provenance {c.provenance!r}, but fact {c.fact!r} is {facts[c.fact].provenance!r}",
+                )
 
 
 REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")

@@ -1,4 +1,5 @@
 """'Did you mean …?' for an unknown name: the nearest known one, if any is close enough."""
+
 from __future__ import annotations
 
 import difflib

@@ -3,6 +3,7 @@
 A short bracketed expression reads as one unit: "(d_c + d_h^R)" broken after "+" leaves a reader
 with half a formula at the end of a line. Its spaces become no-break spaces, so the browser wraps
 around it; longer brackets (a whole clause) still wrap inside."""
+
 from __future__ import annotations
 
 import re

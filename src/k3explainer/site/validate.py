@@ -1,4 +1,5 @@
 """Pydantic validation of YAML data, with errors placed on the offending line."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -47,7 +48,11 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
         field = model.model_fields.get(str(part))
         if field is None:
             return []
-        inner = [a for a in get_args(field.annotation) or (field.annotation,) if isinstance(a, type) and issubclass(a, BaseModel)]
+        inner = [
+            a
+            for a in get_args(field.annotation) or (field.annotation,)
+            if isinstance(a, type) and issubclass(a, BaseModel)
+        ]
         if not inner:
             return []
         model = inner[0]

@@ -3,6 +3,7 @@
 PyYAML silently keeps the last of two equal keys; composing the node tree first lets us catch
 that and remember where each value came from, so validation errors can point at a line.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -68,11 +69,14 @@ def _walk(node: yaml.Node, loc: Loc, out: Marked, offset: int) -> None:
         seen: set = set()
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
-                raise YamlProblem(key.start_mark.line + 1 + offset, key.start_mark.column + 1, "keys must be plain words")
+                raise YamlProblem(
+                    key.start_mark.line + 1 + offset, key.start_mark.column + 1, "keys must be plain words"
+                )
             name = key.value
             if name in seen:
-                raise YamlProblem(key.start_mark.line + 1 + offset, key.start_mark.column + 1,
-                                  f"duplicate key {name!r}")
+                raise YamlProblem(
+                    key.start_mark.line + 1 + offset, key.start_mark.column + 1, f"duplicate key {name!r}"
+                )
             seen.add(name)
             out.marks[loc + (name,)] = (key.start_mark.line + 1, key.start_mark.column + 1)
             _walk(value, loc + (name,), out, offset)

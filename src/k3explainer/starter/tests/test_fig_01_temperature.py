@@ -1,5 +1,6 @@
 """FIG 01: the builder's numbers are softmax's, the section's sentences about the figure hold for
 them, and the built page ships exactly them (the browser only draws)."""
+
 import json
 from pathlib import Path
 
@@ -7,9 +8,9 @@ import numpy as np
 import pytest
 
 from k3explainer.site import projectcode
+from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.params import checked_specs
-from k3explainer.site.errors import Diagnostics
 from k3explainer.site.pipeline import Project, build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,7 +43,7 @@ def test_what_the_section_says_the_figure_shows(data):
 def test_the_page_ships_the_builders_numbers(tmp_path):
     build(Project(ROOT), tmp_path / "site")
     text = (tmp_path / "site" / "data" / "fig-01.js").read_text(encoding="utf-8")
-    shipped = json.loads(text[text.index("(") + len('"fig-01", ') + 1: text.rindex(")")])
+    shipped = json.loads(text[text.index("(") + len('"fig-01", ') + 1 : text.rindex(")")])
     spec = checked_specs(ROOT)["fig-01"]
     fresh = projectcode.builder(ROOT, spec.model.builder).build(spec.params, project_facts(ROOT, Diagnostics(ROOT)))
     assert np.allclose(shipped["probs"], fresh["probs"], rtol=0, atol=1e-15)
@@ -56,4 +57,6 @@ def test_the_spec_s_words_are_its_params():
     assert len(scores) == 5 and "Five fixed scores" in spec.model.caption and "one in five" in spec.model.caption
     assert "five probabilities" in spec.model.alt and "one in five" in spec.model.alt
     assert scores == sorted(scores, reverse=True)  # "from the highest score on the left"
-    assert spec.model.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace("-", "−")
+    assert spec.model.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace(
+        "-", "−"
+    )

@@ -18,6 +18,7 @@ fonts.css, written beside the fonts, holds their @font-face rules with the range
     apt-get install fonts-lmodern && pip install fonttools brotli
     python src/k3explainer/theme/math-fonts/make_fonts.py
 """
+
 from pathlib import Path
 
 from fontTools import subset
@@ -28,12 +29,12 @@ HERE = Path(__file__).resolve().parent
 
 PARTS = {
     "core": "U+0020-007E,U+00A0-00BF,U+00D7,U+00F7,U+0131,U+0237,U+0391-03C9,U+03D1,U+03D5,U+03F0-03F1,U+03F5,"
-            "U+2016,U+2020-2026,U+2032-2037,U+2061-2064,U+2102-2124,U+2190-2199,U+21A6,U+21D0-21D5,U+2200-22FF,"
-            "U+2308-230B,U+23B4-23B5,U+23DC-23E1,U+27E8-27E9,U+27F5-27FA,U+1D434-1D467,U+1D6A4-1D6A5,U+1D6E2-1D71B",
+    "U+2016,U+2020-2026,U+2032-2037,U+2061-2064,U+2102-2124,U+2190-2199,U+21A6,U+21D0-21D5,U+2200-22FF,"
+    "U+2308-230B,U+23B4-23B5,U+23DC-23E1,U+27E8-27E9,U+27F5-27FA,U+1D434-1D467,U+1D6A4-1D6A5,U+1D6E2-1D71B",
     "more": "U+00C0-00D6,U+00D8-00F6,U+00F8-00FF,U+02C6-02DC,U+0300-036F,U+2000-201F,U+2027-2031,U+2038-2060,"
-            "U+2065-206F,U+20D0-20F0,U+2100-2101,U+2125-214F,U+219A-21A5,U+21A7-21CF,U+21D6-21FF,U+2300-2307,"
-            "U+230C-23B3,U+23B6-23DB,U+23E2-23FF,U+25A0-25FF,U+27C0-27E7,U+27EA-27F4,U+27FB-27FF,U+2900-2AFF,U+1D400-1D433,U+1D468-1D4FF,"
-            "U+1D504-1D5FF,U+1D6A8-1D6E1,U+1D71C-1D7FF",
+    "U+2065-206F,U+20D0-20F0,U+2100-2101,U+2125-214F,U+219A-21A5,U+21A7-21CF,U+21D6-21FF,U+2300-2307,"
+    "U+230C-23B3,U+23B6-23DB,U+23E2-23FF,U+25A0-25FF,U+27C0-27E7,U+27EA-27F4,U+27FB-27FF,U+2900-2AFF,U+1D400-1D433,U+1D468-1D4FF,"
+    "U+1D504-1D5FF,U+1D6A8-1D6E1,U+1D71C-1D7FF",
 }
 
 
@@ -59,8 +60,10 @@ def make(name: str, ranges: str) -> int:
 
 def face(name: str, ranges: str) -> str:
     # swap: until the font arrives a formula shows in a fallback face rather than not at all
-    return (f'@font-face {{ font-family: "Latin Modern Math Web"; src: url("latinmodern-math-{name}.woff2") format("woff2");'
-            f' font-display: swap; unicode-range: {", ".join(ranges.split(","))}; }}\n')
+    return (
+        f'@font-face {{ font-family: "Latin Modern Math Web"; src: url("latinmodern-math-{name}.woff2") format("woff2");'
+        f" font-display: swap; unicode-range: {', '.join(ranges.split(','))}; }}\n"
+    )
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def _figure_reload_seconds(root: Path, tmp: Path) -> float:
     fid, param = FIGURE_EDIT
 
     def edit(project: Path) -> None:
-        spec = project / "content" / "figures" / f"{fid}.yaml"
+        spec = next((project / "figures").glob(f"{fid}-*/figure.yaml"))
         text, n = re.subn(
             rf"(?m)^(  {param}: )(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + 1}", spec.read_text(), count=1
         )
@@ -87,7 +87,7 @@ def _serve_edit_seconds(root: Path, tmp: Path, edit) -> float:
     client. The copy starts from the project's caches (figure data, math) but writes its own, so an
     edit measured here never invalidates the project's."""
     project = tmp / "project"
-    for folder in ("content", "templates", "static", "figures"):
+    for folder in ("content", "templates", "static", "figures", "experiments"):
         if (root / folder).is_dir():
             shutil.copytree(root / folder, project / folder, ignore=shutil.ignore_patterns("__pycache__"))
     if (root / "derived.py").is_file():

@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     ap.add_argument(
         "--write",
         action="store_true",
-        help="record the measured heights in content/figures/*.yaml and in each section's front matter",
+        help="record the measured heights in figures/*/figure.yaml and in each section's front matter",
     )
     ap.add_argument(
         "--figure",
@@ -229,9 +229,9 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     from .site.specs import load_specs
 
     root = args.root.resolve()
-    if not (root / "content" / "figures").is_dir():
-        ap.error(f"{root} is not a project: it has no content/figures/ (use --root)")
-    specs = load_specs(root / "content" / "figures", Diagnostics(root))
+    if not (root / "content").is_dir() or not (root / "figures").is_dir():
+        ap.error(f"{root} is not a project: it has no content/ and figures/ (use --root)")
+    specs = load_specs(root / "figures", Diagnostics(root))
     chosen = set(args.figure or specs)
     for fid in chosen - set(specs):
         near = difflib.get_close_matches(fid, specs, n=1)
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
                 print(f"{fid:<8} " + "".join(f"{used[fid][w]:>7.0f}" for w in RESERVE_WIDTHS))
                 if args.write:
                     write_heights(
-                        root / "content" / "figures" / f"{fid}.yaml",
+                        specs[fid].path,
                         {w: reserved(used[fid][w]) for w in RESERVE_WIDTHS},
                         "px reserved by figure width",
                     )

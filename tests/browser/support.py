@@ -311,7 +311,7 @@ def spec_heights() -> tuple[dict[str, dict[int, int]], dict[str, list[dict]]]:
     from k3explainer.site.errors import Diagnostics
     from k3explainer.site.specs import load_specs
 
-    specs = load_specs(ROOT / "content" / "figures", Diagnostics(ROOT))
+    specs = load_specs(ROOT / "figures", Diagnostics(ROOT))
     return (
         {fid: dict(spec.model.reserve) for fid, spec in specs.items()},
         {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for},

@@ -111,7 +111,7 @@ def test_site_works_from_disk_with_every_figure_ready(page, site_dir):
         [...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))""")
     assert len(panels) == live.count()
     for rows in panels:
-        assert rows[-1][0] == "computed by" and re.match(r"figures/fig_\w+\.py at build time", rows[-1][1])
+        assert rows[-1][0] == "computed by" and re.match(r"figures/fig-[\w-]+/builder\.py at build time", rows[-1][1])
         assert all(v.strip() not in ("", "None", "null", "undefined") for _, v in rows), rows
     assert errors == []
 

@@ -37,7 +37,7 @@ def figure_data(fig_id: str) -> dict:
     """What the build ships for the figure (numpy arrays as plain lists), from its checked params and
     the facts, by the builder the spec names. A fresh copy each call: tests may modify it."""
     checked = _specs()[fig_id]
-    builder = projectcode.builder(ROOT, checked.model.builder)
+    builder = projectcode.builder(ROOT, checked.builder_name)
     return to_jsonable(builder.build(copy.deepcopy(checked.params), facts()))
 
 

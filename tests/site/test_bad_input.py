@@ -7,7 +7,7 @@ import pytest
 
 from .project import scratch_project, tree_digest
 
-SPEC = "content/figures/fig-02.yaml"
+SPEC = "figures/fig-02-attention-matrix/figure.yaml"
 SECTION = "content/02-attention.md"
 FACTS = "content/facts.yaml"
 GOOD_FACT = "kimi_k3.total_params"
@@ -85,26 +85,18 @@ def spec_bool_as_string(s):
 
 @case
 def spec_unknown_component(s):
-    return (
-        f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: fig-02-nothing-here')}",
-        "unknown component 'fig-02-nothing-here'",
-    )
+    return f"{SPEC}:{_append(s, SPEC, 'component: fig-02-nothing-here')}", "unknown component 'fig-02-nothing-here'"
 
 
 @case
 def spec_unknown_builder(s):
-    return (
-        f"{SPEC}:{s.replace(SPEC, 'builder: fig_02_attention_matrix', 'builder: fig_02_missing')}",
-        "unknown builder 'fig_02_missing'",
-    )
+    return f"{SPEC}:{_append(s, SPEC, 'builder: fig-02-missing')}", "unknown builder 'fig-02-missing'"
 
 
 @case
-def spec_bad_component_name(s):
-    return (
-        f"{SPEC}:{s.replace(SPEC, 'component: fig-02-attention-matrix', 'component: Attention Matrix')}",
-        "component: String should match pattern",
-    )
+def figure_folder_misnamed(s):
+    s.write("figures/Attention/figure.yaml", s.read(SPEC))
+    return "figures/Attention/figure.yaml:1:1", "name it <id>-<what it shows>, e.g. fig-06-delta-rule"
 
 
 @case
@@ -115,7 +107,7 @@ def spec_unknown_fact(s):
 
 @case
 def spec_constant_badge_differs_from_its_fact(s):
-    spec = "content/figures/fig-16.yaml"
+    spec = "figures/fig-16-prefill-decode/figure.yaml"
     s.replace(
         spec,
         "    provenance: source\n    fact: kimi_linear.kda_flops",
@@ -143,42 +135,40 @@ def spec_bad_provenance(s):
 
 
 @case
-def spec_id_mismatch(s):
-    return f"{SPEC}:{s.replace(SPEC, 'id: fig-02', 'id: fig-03')}", "does not match the file name"
+def figure_id_twice(s):
+    s.write("figures/fig-02-copy/figure.yaml", s.read(SPEC))
+    return "figures/fig-02-copy/figure.yaml:1:1", "duplicate figure id 'fig-02' (also fig-02-attention-matrix/)"
 
 
 @case
 def spec_empty_file(s):
-    s.write("content/figures/fig-99.yaml", "\n")
-    return "content/figures/fig-99.yaml:1", "empty figure spec"
+    s.write("figures/fig-99-new/figure.yaml", "\n")
+    return "figures/fig-99-new/figure.yaml:1", "empty figure spec"
 
 
 @case
 def spec_not_a_mapping(s):
-    s.write("content/figures/fig-99.yaml", "- just\n- a list\n")
-    return "content/figures/fig-99.yaml:1", "must be a mapping"
+    s.write("figures/fig-99-new/figure.yaml", "- just\n- a list\n")
+    return "figures/fig-99-new/figure.yaml:1", "must be a mapping"
 
 
 @case
 def spec_not_utf8(s):
-    s.write("content/figures/fig-99.yaml", b"id: fig-99\ntitle: caf\xe9\n")
-    return "content/figures/fig-99.yaml:1", "not valid UTF-8"
+    s.write("figures/fig-99-new/figure.yaml", b"title: caf\xe9\n")
+    return "figures/fig-99-new/figure.yaml:1", "not valid UTF-8"
 
 
 @case
 def spec_never_placed(s):
-    s.write("content/figures/fig-99.yaml", s.read(SPEC).replace("fig-02", "fig-99").replace("FIG 02", "FIG 99"))
-    return (
-        f"content/figures/fig-99.yaml:{s.line_of('content/figures/fig-99.yaml', 'id: fig-99')}",
-        "'fig-99' is never placed",
-    )
+    s.write("figures/fig-99-new/figure.yaml", s.read(SPEC).replace("FIG 02", "FIG 99"))
+    return "figures/fig-99-new/figure.yaml:1:1", "'fig-99' is never placed"
 
 
 @case
 def builder_raises(s):
-    spec = "content/figures/fig-03.yaml"  # a valid int that is not one of the slider's values
+    spec = "figures/fig-03-attention-cost/figure.yaml"  # a valid int that is not one of the slider's values
     s.replace(spec, "  n_default: 4096", "  n_default: 4097")
-    return f"{spec}:{s.line_of(spec, 'builder:')}", "builder fig_03_attention_cost failed"
+    return f"{spec}:{s.line_of(spec, 'params:')}", "builder fig-03-attention-cost failed"
 
 
 @case
@@ -373,9 +363,9 @@ def facts_file_missing(s):
 @case
 def builder_does_not_import(s):
     """A project's builder with a broken import: its own file and line, not a traceback."""
-    rel = "figures/fig_02_attention_matrix.py"
+    rel = "figures/fig-02-attention-matrix/builder.py"
     line = s.replace(rel, "import numpy as np", "import numpy as np\nfrom k3explainer.kernels import no_such_kernel")
-    return f"{rel}:{line + 1}", "builder fig_02_attention_matrix does not load: ImportError"
+    return f"{rel}:{line + 1}", "builder fig-02-attention-matrix does not load: ImportError"
 
 
 @case
@@ -392,13 +382,12 @@ def derived_value_fails(s):
 
 @case
 def builder_misspelt_suggests(s):
-    line = s.replace(SPEC, "builder: fig_02_attention_matrix", "builder: fig_02_attention_matrx")
-    return f"{SPEC}:{line}", "did you mean 'fig_02_attention_matrix'?"
+    return f"{SPEC}:{_append(s, SPEC, 'builder: fig-02-attention-matrx')}", "did you mean 'fig-02-attention-matrix'?"
 
 
 @case
 def component_registers_another_name(s):
-    js = "static/js/figures/fig-02-attention-matrix.js"
+    js = "figures/fig-02-attention-matrix/component.js"
     line = s.replace(js, 'K3.register("fig-02-attention-matrix"', 'K3.register("fig-02-attention-matrics"')
     return (
         f"{js}:{line}",
@@ -408,20 +397,20 @@ def component_registers_another_name(s):
 
 @case
 def param_misspelt(s):
-    spec = "content/figures/fig-12.yaml"
+    spec = "figures/fig-12-attention-residuals/figure.yaml"
     line = s.replace(spec, "  n_queries:", "  n_querys:")
     return f"{spec}:{line}:3", "params.n_querys: Extra inputs are not permitted; did you mean 'n_queries'?"
 
 
 @case
 def builder_without_params_model(s):
-    s.replace("figures/fig_02_attention_matrix.py", "class Params(BaseModel):", "class Options(BaseModel):")
-    return "figures/fig_02_attention_matrix.py:1", "declares no `Params` model"
+    s.replace("figures/fig-02-attention-matrix/builder.py", "class Params(BaseModel):", "class Options(BaseModel):")
+    return "figures/fig-02-attention-matrix/builder.py:1", "declares no `Params` model"
 
 
 @case
 def param_wrong_type(s):
-    spec = "content/figures/fig-15.yaml"
+    spec = "figures/fig-15-complexity/figure.yaml"
     line = s.replace(spec, "  d_h: 128", "  d_h: wide")
     return f"{spec}:{line}", "params.d_h: Input should be a valid integer"
 
@@ -469,10 +458,10 @@ def test_a_misspelt_param_is_reported_at_its_own_line_and_never_offered_as_a_fix
     """`beta` → `betta` in fig-06: the error is the misspelt param at its own line; the constant whose
     `{beta}` no longer resolves is not reported on top of it with the typo as its suggestion."""
     s = scratch_project(tmp_path)
-    spec = "content/figures/fig-06.yaml"
+    spec = "figures/fig-06-delta-rule/figure.yaml"
     line = s.replace(spec, "  beta: 0.85", "  betta: 0.85")
     code, output = s.build(tmp_path / "_site", capsys)
-    problems = [row for row in output.splitlines() if row.startswith("content/")]
+    problems = [row for row in output.splitlines() if row.startswith(("content/", "figures/"))]
     assert code == 1 and problems == [
         f"{spec}:{line}:3: params.betta: Extra inputs are not permitted; did you mean 'beta'?"
     ]

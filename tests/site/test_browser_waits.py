@@ -5,7 +5,8 @@ check succeeds and fails only on a slow machine, where it has to poll."""
 import re
 from pathlib import Path
 
-BROWSER_TESTS = sorted((Path(__file__).parents[1] / "browser").glob("*.py"))
+ROOT = Path(__file__).resolve().parents[2]
+BROWSER_TESTS = sorted([*(ROOT / "tests" / "browser").glob("*.py"), *(ROOT / "figures").glob("*/test_*.py")])
 BARE = re.compile(r"""wait_for_function\(\s*f?(["'])(?!\1|\s*(\(|\w+\s*=>|async\b|function\b))""")
 
 

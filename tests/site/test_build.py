@@ -67,10 +67,12 @@ def test_build_py_reports_a_broken_spec_and_keeps_old_output(tmp_path):
     command = [sys.executable, str(s.root / "build.py"), "--out", str(out)]
     subprocess.run(command, check=True, capture_output=True, timeout=120)
     before = tree_digest(out)
-    line = s.replace("content/figures/fig-02.yaml", "how_to:", "how_too:")
+    line = s.replace("figures/fig-02-attention-matrix/figure.yaml", "how_to:", "how_too:")
     proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
-    assert f"content/figures/fig-02.yaml:{line}:1: how_too: Extra inputs are not permitted" in proc.stderr
+    assert (
+        f"figures/fig-02-attention-matrix/figure.yaml:{line}:1: how_too: Extra inputs are not permitted" in proc.stderr
+    )
     assert tree_digest(out) == before
 
 

@@ -29,7 +29,7 @@ def test_an_example_checks_builds_and_passes_its_tests(example, tmp_path, capsys
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Kimi" not in page and "GPT-2" not in page
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "tests"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "figures"],
         cwd=example,
         capture_output=True,
         text=True,

@@ -65,7 +65,7 @@ def test_s06_the_caption_and_alt_say_the_figures_sizes(figure):
     spec = article.spec("fig-06")
     caption, alt = article.flat(spec.caption), article.flat(spec.alt)
     n, T, rep = d["d"], len(d["steps"]), d["repeat"]
-    stages = projectcode.builder(ROOT, spec.builder).STAGES  # the stages each token is stepped through
+    stages = projectcode.builder(ROOT, "fig-06-delta-rule").STAGES  # the stages each token is stepped through
     assert np.asarray(d["steps"][0]["state"]).shape == (n, n)  # the grids drawn are d × d
     assert f"A ${n}\\times {n}$ key-major state $S$ receiving {WORDS[T]} tokens under the delta rule" in caption
     assert f"three {n} by {n} grids" in alt

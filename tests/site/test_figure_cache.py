@@ -28,7 +28,7 @@ def test_a_warm_build_is_byte_identical_to_a_cold_one(tmp_path):
 def test_an_edited_param_or_fact_is_recomputed(tmp_path):
     s = own_cache(tmp_path)
     build(Project(s.root), tmp_path / "before")
-    s.replace("content/figures/fig-12.yaml", "  query_scale: 0.5", "  query_scale: 0.75")
+    s.replace("figures/fig-12-attention-residuals/figure.yaml", "  query_scale: 0.5", "  query_scale: 0.75")
     build(Project(s.root), tmp_path / "after")
 
     def data(out, fid):

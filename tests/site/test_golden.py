@@ -19,15 +19,16 @@ from markdown_it.utils import read_fixture_file
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.markdown import make_parser, render
+from k3explainer.site.specs import figure_folders, figure_id
 
 from .project import ROOT
 
-GOLDEN = ROOT / "tests" / "golden"
 DIRECTIVES = Path(__file__).parent / "fixtures" / "directives.md"
 
 
-def _figure_ids():
-    return sorted(p.stem for p in (ROOT / "content" / "figures").glob("fig-*.yaml"))
+def _figure_folders():
+    """figure id → its folder, where its snapshot (golden.json) lives beside its spec."""
+    return {figure_id(p): p for p in figure_folders(ROOT / "figures")}
 
 
 # Figure data is float64 from numpy and BLAS, whose last digits differ between CPUs (the same
@@ -67,11 +68,11 @@ def _differences(got, want, path="$"):
     return [] if type(got) is type(want) and got == want else [f"{path}: {got!r} != {want!r}"]
 
 
-@pytest.mark.parametrize("fid", _figure_ids())
+@pytest.mark.parametrize("fid", sorted(_figure_folders()))
 def test_figure_data_matches_its_golden_snapshot(site_dir, fid, update_golden):
     raw = (site_dir / "data" / f"{fid}.js").read_text(encoding="utf-8")
     data = json.loads(raw[raw.index(", ") + 2 : raw.rstrip().rindex(")")])
-    golden = GOLDEN / "data" / f"{fid}.json"
+    golden = _figure_folders()[fid] / "golden.json"
     if update_golden:
         golden.write_text(
             json.dumps(_rounded(data), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"

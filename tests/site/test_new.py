@@ -12,7 +12,9 @@ from k3explainer.new import STARTER
 from k3explainer.site.pipeline import Project, build
 
 # every test the starter ships, so "all of them passed" is checked, not a count typed here
-STARTER_TESTS = sum(p.read_text(encoding="utf-8").count("\ndef test_") for p in (STARTER / "tests").glob("test_*.py"))
+STARTER_TESTS = sum(
+    p.read_text(encoding="utf-8").count("\ndef test_") for p in (STARTER / "figures").glob("*/test_*.py")
+)
 
 
 def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
@@ -22,8 +24,6 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     assert {p.name for p in project.iterdir()} >= {
         "content",
         "figures",
-        "static",
-        "tests",
         "README.md",
         ".ci",
         "package.json",
@@ -38,7 +38,7 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     assert "Softmax at a temperature" in page and "Kimi" not in page and "GPT-2" not in page
 
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "figures"],
         cwd=project,
         capture_output=True,
         text=True,
@@ -65,7 +65,7 @@ def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
     assert (tmp_path / "demo" / "_site" / "index.html").is_file()
     assert "checked 1 sections and 1 live figures: no problems" in run(command + ["check"], tmp_path / "demo")
     assert f"{STARTER_TESTS} passed" in run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], tmp_path / "demo"
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "figures"], tmp_path / "demo"
     )
 
 

@@ -199,7 +199,7 @@ def test_s08_fig_08_has_four_pathways_three_in_colour(figure):
     assert "In grey, the projections and norms around them" in text
     ids = [p["id"] for p in figure("fig-08")["diagram"]["pathways"]]
     assert sorted(ids) == ["gate", "intra", "io", "state"]
-    css = (ROOT / "static" / "css" / "figures" / "fig-08-kda-pathways.css").read_text()
+    css = (ROOT / "figures" / "fig-08-kda-pathways" / "component.css").read_text()
     for path, colour in (("intra", "blue"), ("state", "violet"), ("gate", "orange"), ("io", "ink-3")):
         assert f"--path-{path}: var(--{colour})" in css
 

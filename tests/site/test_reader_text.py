@@ -85,12 +85,13 @@ def reachable(site_dir) -> dict[str, str]:
         texts[f"data/{data.name}"] = "\n".join(
             _strings(json.loads(raw[raw.index(", ") + 2 : raw.rstrip().rindex(")")]))
         )
-    for base in (THEME, ROOT):  # the runtime and widgets, then the figures' components
-        for js in sorted((base / "static" / "js").rglob("*.js")):
-            source = js.read_text(encoding="utf-8")
-            texts[("theme/" if base is THEME else "") + js.relative_to(base).as_posix()] = "\n".join(
-                m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source)
-            )
+    scripts = [(THEME, js) for js in sorted((THEME / "static" / "js").rglob("*.js"))]  # runtime, widgets
+    scripts += [(ROOT, js) for js in sorted((ROOT / "figures").glob("*/*.js"))]  # the components
+    for base, js in scripts:
+        source = js.read_text(encoding="utf-8")
+        texts[("theme/" if base is THEME else "") + js.relative_to(base).as_posix()] = "\n".join(
+            m.group(2) for m in re.finditer(r"([\"'`])((?:\\.|(?!\1).)*)\1", source)
+        )
     return texts
 
 
@@ -152,4 +153,7 @@ def test_provenance_panels_are_filled_from_the_data_not_printed_twice(site_dir):
     html = (site_dir / "index.html").read_text(encoding="utf-8")
     panels = re.findall(r'<details class="fig-prov">(.*?)</details>', html, re.S)
     assert len(panels) >= 20
-    assert all(re.search(r'<dl class="fig-prov-computed" data-builder="figures/fig_\w+\.py"></dl>', p) for p in panels)
+    assert all(
+        re.search(r'<dl class="fig-prov-computed" data-builder="figures/fig-[\w-]+/builder\.py"></dl>', p)
+        for p in panels
+    )

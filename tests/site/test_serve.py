@@ -90,9 +90,13 @@ def test_serve_rebuilds_on_edit_and_survives_errors(tmp_path):
         assert b"event: reload" in _read_event(events)
         assert "Edited" in _get(url)[1]
 
-        s.replace("content/figures/fig-02.yaml", "how_to:", "how_too:")
+        s.replace("figures/fig-02-attention-matrix/figure.yaml", "how_to:", "how_too:")
         payload = _read_event(events)
-        assert b"event: error-report" in payload and b"fig-02.yaml" in payload and b"how_too" in payload
+        assert (
+            b"event: error-report" in payload
+            and b"fig-02-attention-matrix/figure.yaml" in payload
+            and b"how_too" in payload
+        )
         status, html = _get(url)
         assert status == 200 and "Edited" in html, "the last good build keeps being served"
     finally:
@@ -128,6 +132,6 @@ def test_a_prose_edit_keeps_the_imported_builders_a_python_edit_reimports_them(t
     before = sys.modules["k3project.figures.fig_02_attention_matrix"]
     rebuild(project, out, live, {s.path("content/02-attention.md")})
     assert sys.modules["k3project.figures.fig_02_attention_matrix"] is before and live.errors == []
-    rebuild(project, out, live, {s.path("figures/fig_02_attention_matrix.py")})
+    rebuild(project, out, live, {s.path("figures/fig-02-attention-matrix/builder.py")})
     assert sys.modules["k3project.figures.fig_02_attention_matrix"] is not before and live.errors == []
     assert live.generation == 3

@@ -1,1 +1,2 @@
-"""This explainer's figure data builders (imported by the engine as `k3project.figures.<name>`)."""
+"""This explainer's figures, one folder each (figures/fig-01-bloom-filter/: spec, builder,
+component, sheet and test); the engine imports a builder as `k3project.figures.<folder>`."""

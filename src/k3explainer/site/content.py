@@ -122,10 +122,6 @@ def check_content_files(folder: Path, diags: Diagnostics) -> None:
             1,
             f"unsupported content file: sections are .md files, settings are {', '.join(SETTINGS_FILES)}{hint}",
         )
-    figures = folder / "figures"
-    for path in sorted(figures.iterdir()) if figures.is_dir() else ():
-        if not path.name.startswith(".") and path.suffix != ".yaml":
-            diags.add(path, 1, 1, "unsupported file in content/figures: a figure spec is a fig-NN.yaml file")
 
 
 def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagnostics) -> list[Section]:

@@ -85,9 +85,8 @@ def figure_data(
 ) -> dict | None:
     """One live figure's data (JSON-ready), or None with diagnostics; `code` is _code_digest's.
     Its params were checked already (params.check_params)."""
-    m = spec.model
-    key = hashlib.sha256(f"{code}\n{m.builder}\n{dumps(spec.params)}".encode()).hexdigest()
-    return _data(projectcode.builder(root, m.builder), spec.params, facts, fid, spec, key, cache, diags)
+    key = hashlib.sha256(f"{code}\n{spec.builder_name}\n{dumps(spec.params)}".encode()).hexdigest()
+    return _data(projectcode.builder(root, spec.builder_name), spec.params, facts, fid, spec, key, cache, diags)
 
 
 def _data(
@@ -96,7 +95,6 @@ def _data(
     cached = _read_cached(cache, fid, key)
     if cached is not None:
         return cached
-    m = spec.model
     try:
         data = module.build(params, facts)
         if not isinstance(data, dict) or "provenance" not in data:
@@ -106,8 +104,8 @@ def _data(
         frame = traceback.extract_tb(e.__traceback__)[-1]
         diags.add(
             spec.path,
-            *spec.where("builder"),
-            f"builder {m.builder} failed: {type(e).__name__}: {e} (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})",
+            *spec.where("params"),  # what the builder was given
+            f"builder {spec.builder_name} failed: {type(e).__name__}: {e} (at {'/'.join(Path(frame.filename).parts[-2:])}:{frame.lineno})",
         )
         return None
     _write_cached(cache, fid, key, data)

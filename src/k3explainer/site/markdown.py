@@ -31,6 +31,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .errors import Diagnostics
 from .facts import Fact, Facts
+from .specs import FIGURE_ID
 from .suggest import did_you_mean
 from .typography import keep_short_brackets
 
@@ -208,7 +209,7 @@ def _scan_directive(tok, line, out, facts, diags):
     arg = arg.strip()
     col = out.col(line, arg) if arg else out.col(line, kind)
     if kind == "figure":
-        if not re.fullmatch(r"fig-\d\d[a-z]?", arg):
+        if not re.fullmatch(FIGURE_ID, arg):
             diags.add(out.path, line, col, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
         else:
             out.figures.append((arg, line))

@@ -23,7 +23,7 @@ def checked_specs(root: Path) -> dict[str, Spec]:
     """A project's specs as a build's check phase leaves them (params checked against each
     builder's Params, constants filled in), for an author's tests; BuildError on any problem."""
     diags = Diagnostics(root)
-    specs = load_specs(root / "content" / "figures", diags)
+    specs = load_specs(root / "figures", diags)
     check_params(specs, root, diags)
     diags.raise_if_any()
     return specs
@@ -36,19 +36,20 @@ def check_params(specs: dict[str, Spec], root: Path, diags: Diagnostics) -> None
         m = spec.model
         if m.pending:
             spec.params = dict(m.params)
-        elif projectcode.builder_file(root, m.builder).is_file():
+        elif projectcode.builder_file(root, spec.builder_name).is_file():
             spec.params = _checked(spec, root, diags)
         if spec.params is not None:
             _fill_constants(spec, diags)
 
 
 def _checked(spec: Spec, root: Path, diags: Diagnostics) -> dict | None:
-    m = spec.model
-    file = projectcode.builder_file(root, m.builder)
+    file = projectcode.builder_file(root, spec.builder_name)
     try:
-        module = projectcode.builder(root, m.builder)
+        module = projectcode.builder(root, spec.builder_name)
     except Exception as e:  # an author's builder that does not import: its own file and line
-        diags.add(file, projectcode.line_in(e, file), 1, f"builder {m.builder} does not load: {type(e).__name__}: {e}")
+        diags.add(
+            file, projectcode.line_in(e, file), 1, f"builder {spec.builder_name} does not load: {type(e).__name__}: {e}"
+        )
         return None
     model = getattr(module, "Params", None)
     if model is None or getattr(model, "model_config", {}).get("extra") != "forbid":
@@ -56,7 +57,7 @@ def _checked(spec: Spec, root: Path, diags: Diagnostics) -> dict | None:
             file,
             1,
             1,
-            f'builder {m.builder} declares no `Params` model with extra="forbid" '
+            f'builder {spec.builder_name} declares no `Params` model with extra="forbid" '
             "(a pydantic BaseModel, one field per param of its spec)",
         )
         return None

@@ -32,7 +32,7 @@ from .output import write_atomic
 from .params import check_params
 from .project import Project
 from .render import FigureView, environment, render_page
-from .specs import Spec, check_parts, load_specs
+from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
 
 
@@ -120,7 +120,7 @@ def load(project: Project, diags: Diagnostics) -> Inputs:
     return Inputs(
         md,
         project_facts(project.root, diags),
-        load_specs(project.content / "figures", diags),
+        load_specs(project.root / "figures", diags),
         site,
         load_symbols(project.content / "symbols.yaml", diags),
         load_sections(project.content, md, site, diags),
@@ -129,14 +129,14 @@ def load(project: Project, diags: Diagnostics) -> Inputs:
 
 def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
     check_content_files(project.content, diags)
-    check_parts(inputs.specs, project.root, project.static, inputs.facts, diags)
+    check_parts(inputs.specs, project.root, inputs.facts, diags)
     check_params(inputs.specs, project.root, diags)
     scans = [scan(s.tokens, s.path, inputs.facts, inputs.symbols, diags) for s in inputs.sections]
     captions = {
         fid: _inline(inputs, spec.model.caption, spec, ("caption",), diags) for fid, spec in inputs.specs.items()
     }
     # a spec that failed validation was reported already; still count its id as known
-    figure_ids = set(inputs.specs) | {p.stem for p in (project.content / "figures").glob("*.yaml")}
+    figure_ids = set(inputs.specs) | {figure_id(p) for p in figure_folders(project.root / "figures")} - {None}
     _check_placements(scans, inputs.specs, figure_ids, diags)
     return Checked(scans, captions, figure_ids)
 
@@ -194,18 +194,18 @@ def render_site(
     for fid, spec in sorted(inputs.specs.items()):
         doc = checked.captions[fid]
         caption_html = Markup(html_of(doc.tokens, doc.env, fid))
-        m = spec.model
-        if m.pending:
+        if spec.model.pending:
             views[fid] = FigureView(spec, caption_html, None, None, None)
             continue
-        data_src, comp_src = f"data/{fid}.js", f"assets/figures/{m.component}.js"
+        folder = project.root / "figures" / spec.component_name
+        data_src, comp_src = f"data/{fid}.js", f"assets/figures/{spec.component_name}.js"
         files[data_src] = f'K3.data("{fid}", {dumps(shipped[fid], ready=True)});\n'.encode()
-        files[comp_src] = shipped_js(project.static / "js" / "figures" / f"{m.component}.js")
-        # a figure's own sheet styles only what its component draws: it loads with the component
-        sheet = project.static / "css" / "figures" / f"{m.component}.css"
-        css_src = f"assets/figures/{m.component}.css" if sheet.is_file() else None
+        files[comp_src] = b"\n".join(shipped_js(p) for p in component_files(folder))
+        # a figure's own sheets style only what its component draws: they load with the component
+        sheets = sorted(folder.glob("*.css"))
+        css_src = f"assets/figures/{spec.component_name}.css" if sheets else None
         if css_src:
-            files[css_src] = sheet.read_bytes()
+            files[css_src] = b"\n".join(p.read_bytes() for p in sheets)
         figure_bytes[fid] = sum(len(files[f]) for f in (data_src, comp_src, css_src) if f)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
     files.update(
@@ -258,7 +258,7 @@ def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) ->
                     sc.path,
                     line,
                     sc.col(line, fid),
-                    f"unknown figure {fid!r}: no content/figures/{fid}.yaml{did_you_mean(fid, figure_ids)}",
+                    f"unknown figure {fid!r}: no folder figures/{fid}-…/{did_you_mean(fid, figure_ids)}",
                 )
             elif fid in placed:
                 diags.add(
@@ -271,9 +271,7 @@ def _check_placements(scans, specs, figure_ids: set[str], diags: Diagnostics) ->
                 placed[fid] = (sc.path, line)
     for fid, spec in sorted(specs.items()):
         if fid not in placed:
-            diags.add(
-                spec.path, *spec.where("id"), f"figure {fid!r} is never placed: add '::: figure {fid}' to a section"
-            )
+            diags.add(spec.path, 1, 1, f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
 
 
 def _check_links(sections: list[Section], section_scans, scans, figure_ids: set[str], diags: Diagnostics) -> None:
@@ -297,11 +295,11 @@ def _manifest(specs, facts, data) -> dict:
     return {
         "figures": {
             fid: {
-                "label": s.model.label,
+                "label": s.label,
                 "title": s.model.title,
                 "pending": s.model.pending,
-                "builder": None if s.model.pending else f"figures/{s.model.builder}.py",
-                "component": s.model.component,
+                "builder": None if s.model.pending else f"figures/{s.builder_name}/builder.py",
+                "component": s.component_name,
                 "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
                 "provenance": data[fid]["provenance"] if fid in data else None,
             }

@@ -1,16 +1,21 @@
-"""A project's own Python, beside its content/: figure builders in figures/<builder>.py and,
-optionally, derived.py (values the article computes from its facts, `derived_facts(facts)`).
+"""A project's own Python, beside its content/: each figure folder's builder.py, the modules
+figures/ shares between them (e.g. editorial.py), any packages of its own (the flagship's
+experiments/), and optionally derived.py (values the article computes from its facts,
+`derived_facts(facts)`).
 
-The engine imports them as the package `k3project` rooted at the project folder
-(`k3project.figures.fig_02_attention_matrix`, `k3project.derived`), the way Observable Framework
-runs a project's own data loaders: builders import each other relatively (`from .editorial import
-cited_facts`) and the kernels from the engine (`from k3explainer.kernels import delta_rule`).
-One project is mounted at a time; mounting another forgets the first one's modules.
+The engine imports them as the package `k3project` rooted at the project folder, the way
+Observable Framework runs a project's own data loaders: figures/fig-02-attention-matrix/builder.py
+is the module `k3project.figures.fig_02_attention_matrix`, so a builder imports what figures/
+shares relatively (`from .editorial import cited_facts`), the project's packages one level up
+(`from ..experiments import recall_sweep`) and the engine's kernels absolutely
+(`from k3explainer.kernels import delta_rule`). One project is mounted at a time; mounting
+another forgets the first one's modules.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import traceback
 import types
@@ -37,20 +42,29 @@ def forget() -> None:
         del sys.modules[name]
 
 
-def builder_file(root: Path, name: str) -> Path:
-    return root / "figures" / f"{name}.py"
+def builder_file(root: Path, folder: str) -> Path:
+    return root / "figures" / folder / "builder.py"
 
 
-def builder_names(root: Path) -> list[str]:
-    return sorted(p.stem for p in (root / "figures").glob("*.py") if not p.name.startswith("_"))
-
-
-def builder(root: Path, name: str) -> types.ModuleType:
-    """The module of figures/<name>.py (ImportError if there is none)."""
-    if not builder_file(root, name).is_file():
-        raise ImportError(f"no builder figures/{name}.py")
+def builder(root: Path, folder: str) -> types.ModuleType:
+    """The module of figures/<folder>/builder.py (ImportError if there is none), imported once
+    per mount as k3project.figures.<folder, with _ for ->."""
+    file = builder_file(root, folder)
+    if not file.is_file():
+        raise ImportError(f"no builder figures/{folder}/builder.py")
     mount(root)
-    return importlib.import_module(f"{PACKAGE}.figures.{name}")
+    importlib.import_module(f"{PACKAGE}.figures")
+    name = f"{PACKAGE}.figures.{folder.replace('-', '_')}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return sys.modules[name]
 
 
 def derive_hook(root: Path):
@@ -70,7 +84,8 @@ def line_in(error: BaseException, file: Path) -> int:
 
 
 def sources(root: Path) -> list[Path]:
-    """Every file of the project's own Python (what figure data and derived facts depend on)."""
-    return sorted(
-        [*(root / "figures").glob("*.py"), *([root / "derived.py"] if (root / "derived.py").is_file() else [])]
-    )
+    """Every file of the project's own Python other than its tests (what figure data and derived
+    facts depend on): figures/ and any package beside it, and derived.py."""
+    packages = [d for d in sorted(root.iterdir()) if (d / "__init__.py").is_file() and d.name != "tests"]
+    files = [p for d in packages for p in d.rglob("*.py") if not p.name.startswith("test_")]
+    return sorted(files + ([root / "derived.py"] if (root / "derived.py").is_file() else []))

@@ -12,10 +12,10 @@ from markupsafe import Markup
 from .content import Section, Site
 from .estimates import section_style
 from .facts import Facts
-from .specs import Spec
+from .specs import FIGURE_ID, Spec
 from .typography import keep_short_brackets
 
-FIGURE_SLOT = re.compile(r"<!--k3:figure (fig-\d\d[a-z]?)-->")
+FIGURE_SLOT = re.compile(rf"<!--k3:figure ({FIGURE_ID})-->")
 
 
 @dataclass

@@ -183,18 +183,11 @@ def _changes(project: Project):
     to the inputs (watchfiles if present, else polling)."""
     import k3explainer  # the engine itself (builders, kernels, pipeline), wherever it is installed
 
-    watched = [
-        d
-        for d in (
-            project.content,
-            project.templates,
-            project.static,
-            project.root / "figures",
-            Path(k3explainer.__file__).parent,
-        )
-        if d.is_dir()
-    ]
-    watched += [f for f in projectcode.sources(project.root) if f.parent == project.root]  # derived.py
+    # the project's Python: figures/ (which also holds the specs, components and sheets), any
+    # package beside it, derived.py
+    own = sorted({project.root / p.relative_to(project.root).parts[0] for p in projectcode.sources(project.root)})
+    folders = (project.content, project.templates, project.static, project.root / "figures", *own)
+    watched = [d for d in dict.fromkeys(folders) if d.exists()] + [Path(k3explainer.__file__).parent]
     try:
         from watchfiles import watch
     except ImportError:

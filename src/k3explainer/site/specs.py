@@ -1,4 +1,10 @@
-"""Figure specs: content/figures/<id>.yaml → FigureSpec, validated, every error with its line."""
+"""Figure specs: figures/<id>-<slug>/figure.yaml → FigureSpec, validated, every error with its line.
+
+A figure is one folder: its spec (figure.yaml), builder (builder.py, with its Params), component
+(component.js, after any other .js of the folder: widgets only it uses) and sheet (*.css), its
+tests and its golden data. The folder's name gives the figure's id: `fig-06-delta-rule` is
+`fig-06`, `box-3` is `box-3`; the builder and component are found by convention, and a spec
+may name another figure's folder for either."""
 
 from __future__ import annotations
 
@@ -16,7 +22,10 @@ from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import Marked, YamlProblem, load
 
-FIGURE_ID = r"^fig-\d\d[a-z]?$"
+# a figure folder's name: the id (a word and a number, with an optional letter: fig-06, fig-05b),
+# then an optional slug that says what it shows
+FIGURE_ID = r"[a-z]+-\d+[a-z]?"
+FOLDER = re.compile(rf"^(?P<id>{FIGURE_ID})(?:-[a-z0-9]+)*$")
 # Figure widths (px) where the reserved height may change; each holds up to the next wider one.
 # reserve_css() writes one container query per width; `python -m k3explainer.reserve` measures them.
 RESERVE_WIDTHS = (1100, 1000, 900, 800, 700, 600, 500, 400, 350, 320, 280)
@@ -47,14 +56,14 @@ class Constant(BaseModel):
 class FigureSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=FIGURE_ID)
-    label: str = Field(pattern=r"^FIG \d\d[a-z]?$")
+    label: str | None = Field(default=None, pattern=r"^[A-Z]+ \d+[a-z]?$")  # default: fig-06 → FIG 06
     title: str = Field(min_length=3)
     caption: str = Field(min_length=10)
     how_to: str = Field(min_length=5)
     alt: str = Field(min_length=20)
-    component: str = Field(pattern=r"^fig-\d\d[a-z]?-[a-z0-9-]+$")
-    builder: str = Field(pattern=r"^fig_\d\d[a-z]?_[a-z0-9_]+$")
+    # another figure folder whose builder.py / component.js this figure uses (default: its own)
+    builder: str | None = None
+    component: str | None = None
     pending: StrictBool = False
     plotly: StrictBool = False
     # px reserved for the figure before it starts, so nothing below it moves when it appears:
@@ -101,39 +110,66 @@ class FigureSpec(BaseModel):
 class Spec:
     """A validated spec and where it came from."""
 
+    id: str
     model: FigureSpec
-    path: Path
+    path: Path  # figures/<folder>/figure.yaml
     marked: Marked
     params: dict | None = None  # checked against the builder's Params (params.check_params)
 
     @property
-    def id(self) -> str:
-        return self.model.id
+    def folder(self) -> str:
+        return self.path.parent.name
+
+    @property
+    def label(self) -> str:
+        return self.model.label or self.id.upper().replace("-", " ")
+
+    @property
+    def builder_name(self) -> str:
+        """The figure folder whose builder.py makes this figure's data."""
+        return self.model.builder or self.folder
+
+    @property
+    def component_name(self) -> str:
+        """The figure folder whose component.js draws it (the name it registers)."""
+        return self.model.component or self.folder
 
     def where(self, *loc) -> tuple[int, int]:
         return self.marked.where(loc)
 
 
-def load_specs(folder: Path, diags: Diagnostics) -> dict[str, Spec]:
+def figure_folders(figures: Path) -> list[Path]:
+    """The project's figure folders: every folder of figures/ that holds a figure.yaml."""
+    return sorted(p.parent for p in figures.glob("*/figure.yaml"))
+
+
+def figure_id(folder: Path) -> str | None:
+    m = FOLDER.match(folder.name)
+    return m.group("id") if m else None
+
+
+def load_specs(figures: Path, diags: Diagnostics) -> dict[str, Spec]:
+    """Every figures/<folder>/figure.yaml, by the id its folder's name gives."""
     specs: dict[str, Spec] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        text = read_source(path, diags)
-        spec = None if text is None else _load_spec(path, text, diags)
-        if spec is None:
-            continue
-        model, marked = spec.model, spec.marked
-        if path.stem != model.id:
-            diags.add(path, *marked.where(("id",)), f"id {model.id!r} does not match the file name {path.name!r}")
-        if model.id in specs:
+    for folder in figure_folders(figures):
+        path = folder / "figure.yaml"
+        fid = figure_id(folder)
+        if fid is None:
             diags.add(
-                path, *marked.where(("id",)), f"duplicate figure id {model.id!r} (also {specs[model.id].path.name})"
+                path, 1, 1, f"figure folder {folder.name!r}: name it <id>-<what it shows>, e.g. fig-06-delta-rule"
             )
             continue
-        specs[model.id] = spec
+        if fid in specs:
+            diags.add(path, 1, 1, f"duplicate figure id {fid!r} (also {specs[fid].folder}/)")
+            continue
+        text = read_source(path, diags)
+        spec = None if text is None else _load_spec(fid, path, text, diags)
+        if spec is not None:
+            specs[fid] = spec
     return specs
 
 
-def _load_spec(path: Path, text: str, diags: Diagnostics) -> Spec | None:
+def _load_spec(fid: str, path: Path, text: str, diags: Diagnostics) -> Spec | None:
     if not text.strip():
         diags.add(path, 1, 1, "empty figure spec")
         return None
@@ -148,7 +184,7 @@ def _load_spec(path: Path, text: str, diags: Diagnostics) -> Spec | None:
     model = validate(FigureSpec, marked, path, diags)
     if model is None:
         return None
-    return Spec(model, path, marked)
+    return Spec(fid, model, path, marked)
 
 
 def line_col(text: str, at: int) -> tuple[int, int]:
@@ -156,32 +192,17 @@ def line_col(text: str, at: int) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
-def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, diags: Diagnostics) -> None:
-    """Each live figure's builder (the project's figures/<builder>.py) and component exist; every
-    fact a spec cites exists."""
-    known_builders = projectcode.builder_names(root)
-    components = static_dir / "js" / "figures"
-    known_components = [p.stem for p in components.glob("*.js")]
+def check_parts(specs: dict[str, Spec], root: Path, facts, diags: Diagnostics) -> None:
+    """Each live figure's builder and component exist (its own folder's, or the folder its spec
+    names); every fact a spec cites exists."""
+    folders = [p.name for p in figure_folders(root / "figures")]
     for spec in specs.values():
         m = spec.model
         if not m.pending:
-            if not projectcode.builder_file(root, m.builder).is_file():
-                diags.add(
-                    spec.path,
-                    *spec.where("builder"),
-                    f"unknown builder {m.builder!r}: no file figures/{m.builder}.py"
-                    + did_you_mean(m.builder, known_builders),
-                )
-            file = components / f"{m.component}.js"
-            if not file.is_file():
-                diags.add(
-                    spec.path,
-                    *spec.where("component"),
-                    f"unknown component {m.component!r}: no file static/js/figures/{m.component}.js"
-                    + did_you_mean(m.component, known_components),
-                )
-            else:
-                _check_registers(file, m.component, diags)
+            _require(spec, "builder", projectcode.builder_file(root, spec.builder_name), folders, diags)
+            component = root / "figures" / spec.component_name / "component.js"
+            if _require(spec, "component", component, folders, diags):
+                _check_registers(component, spec.component_name, diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and facts.lacks(c.fact):
                 diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
@@ -191,6 +212,31 @@ def check_parts(specs: dict[str, Spec], root: Path, static_dir: Path, facts, dia
                     *spec.where("constants", i, "provenance"),
                     f"provenance {c.provenance!r}, but fact {c.fact!r} is {facts[c.fact].provenance!r}",
                 )
+
+
+def _require(spec: Spec, part: str, file: Path, folders: list[str], diags: Diagnostics) -> bool:
+    """The builder.py or component.js a live figure needs exists; if not, say which file is
+    missing, at the spec's `builder:`/`component:` line when it names another folder."""
+    if file.is_file():
+        return True
+    named = getattr(spec.model, part)
+    where = spec.where(part) if named else (1, 1)
+    hint = did_you_mean(named, folders) if named else ""
+    diags.add(
+        spec.path,
+        *where,
+        f"unknown {part} {named or spec.folder!r}: no file figures/{file.parent.name}/{file.name}{hint}",
+    )
+    return False
+
+
+def component_files(folder: Path) -> list[Path]:
+    """What a figure's component ships as, in order: the folder's other scripts (widgets only it
+    uses), then component.js. Empty when it has no component.js."""
+    main = folder / "component.js"
+    if not main.is_file():
+        return []
+    return sorted(p for p in folder.glob("*.js") if p != main) + [main]
 
 
 REGISTER = re.compile(r"""K3\.register\(\s*["']([^"']+)["']""")

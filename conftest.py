@@ -1,0 +1,77 @@
+"""Shared fixtures: the project root, a site built once per session, and a local server for it.
+At the project's root, so the tests in tests/ and in each figure's folder (figures/*/test_*.py)
+share them; the browser fixtures are in tests/browser/fixtures.py."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["tests.browser.fixtures"]
+
+# helpers that assert (axe checks, shown numbers) report which comparison failed, as tests do
+pytest.register_assert_rewrite("tests.browser.support")
+
+ROOT = Path(__file__).resolve().parent
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite the golden files (figure data, directive fixtures) from what the build produces now",
+    )
+
+
+@pytest.fixture(scope="session")
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    """The real content built once into a scratch folder."""
+    from k3explainer.site.pipeline import Project, build
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    build(Project(ROOT), out)
+    test_assets = out / "__test__"  # test-only scripts, served from the site's origin
+    test_assets.mkdir()
+    shutil.copy(ROOT / "node_modules" / "axe-core" / "axe.min.js", test_assets)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir) -> str:
+    from k3explainer.browser import serve
+    from tests.browser.pages import write_figure_pages
+
+    write_figure_pages(site_dir)  # each figure's test page, beside index.html
+    server, url = serve(site_dir)  # quiet, also when a browser drops a connection
+    yield url.removesuffix("index.html")
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's chromium, never a downloaded browser; no background traffic to other hosts."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": shutil.which("chromium") or "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }

@@ -1,0 +1,217 @@
+"""FIG 05b · softmax vs ELU+1 kernels: the plotted values and the readouts equal
+similarity_kernels for the chosen slice; sliders by keyboard and mouse; state in the URL."""
+
+import numpy as np
+import pytest
+
+from k3explainer.kernels import similarity_kernels
+from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+
+pytestmark = pytest.mark.browser
+FIG = "fig-05b"
+
+
+@pytest.fixture(scope="module")
+def data(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def kernel_slice(data, li):
+    r = data["slices"][li]["length"]
+    th = np.radians(np.array(data["angles"]))
+    sweep = similarity_kernels(data["query"], r * np.stack([np.cos(th), np.sin(th)], axis=1))
+    ka = np.radians(np.array(data["key_angles"]))
+    keys = similarity_kernels(data["query"], r * np.stack([np.cos(ka), np.sin(ka)], axis=1))
+    ratio = sweep["exp"][0] / sweep["elu"][0]
+    return {
+        "r": r,
+        "dot": sweep["dot"][0],
+        "exp": sweep["exp"][0],
+        "elu": sweep["elu"][0],
+        "ratio": ratio,
+        "w_exp": keys["exp_weights"][0],
+        "w_elu": keys["elu_weights"][0],
+    }
+
+
+def plotted(page, cls):
+    return page.evaluate(f"() => document.querySelector('#{FIG} .{cls}').data.map(t => t.y)")
+
+
+def chosen(fig):
+    return int(fig.locator(".f05b-len input").input_value()), int(fig.locator(".f05b-ang input").input_value())
+
+
+def assert_shows(page, fig, data, li, ai):
+    assert chosen(fig) == (li, ai)
+    k = kernel_slice(data, li)
+    exp, elu = plotted(page, "f05b-curve")
+    np.testing.assert_allclose(exp, k["exp"], rtol=1e-4)
+    np.testing.assert_allclose(elu, k["elu"], rtol=1e-4)
+    w_exp, w_elu = plotted(page, "f05b-bars")
+    np.testing.assert_allclose(w_exp, k["w_exp"], rtol=1e-4)
+    np.testing.assert_allclose(w_elu, k["w_elu"], rtol=1e-4)
+
+    def num(c):
+        return shown_number(fig.locator("." + c).inner_text())
+
+    assert num("f05b-exp") == pytest.approx(k["exp"][ai], abs=0.0005)
+    assert num("f05b-elu") == pytest.approx(k["elu"][ai], abs=0.0005)
+    assert num("f05b-dot") == pytest.approx(k["dot"][ai], abs=0.0005)
+    assert num("f05b-min-exp") == pytest.approx(k["exp"].min(), abs=0.0005) and k["exp"].min() > 0
+    assert num("f05b-min-elu") == pytest.approx(k["elu"].min(), abs=0.0005) and k["elu"].min() > 0
+    assert num("f05b-rmin") == pytest.approx(k["ratio"].min(), abs=0.0005)
+    assert num("f05b-rmax") == pytest.approx(k["ratio"].max(), abs=0.0005)
+    assert k["ratio"].max() > 1.05 * k["ratio"].min()  # neither is a rescaled copy
+    assert fig.locator(".f05b-theta").inner_text() == f"{data['angles'][ai]:.0f}°".replace("-", "\u2212")
+
+
+def test_default_slice_equals_kernel(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    li, ai = chosen(fig)
+    assert li == data["default_length"]
+    assert_shows(page, fig, data, li, ai)
+
+
+def test_keyboard_sliders_change_the_slice_and_narrate(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    li, ai = chosen(fig)
+    fig.locator(".f05b-len input").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert_shows(page, fig, data, li + 2, ai)
+    r = data["slices"][li + 2]["length"]
+    assert f"Key length {r:.2f}" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f05b-ang input").focus()
+    page.keyboard.press("Home")
+    assert_shows(page, fig, data, li + 2, 0)
+    assert "fig-05b.angle=-180" in page.url
+
+
+def test_mouse_on_slider_and_plot(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    box = fig.locator(".f05b-len input").bounding_box()
+    page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # far left: the shortest key
+    assert_shows(page, fig, data, 0, chosen(fig)[1])
+    # hovering the curve plot at 0° moves the angle read-out there
+    x, y = page.evaluate(
+        """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
+            const fl = el._fullLayout, b = el.getBoundingClientRect();
+            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+        FIG,
+    )
+    page.mouse.move(x, y)
+    zero = data["angles"].index(0.0)
+    page.wait_for_function(f"() => document.querySelector('#{FIG} .f05b-ang input').value === '{zero}'")
+    assert_shows(page, fig, data, 0, zero)
+
+
+def test_url_state_and_back(watched, site_url, data):
+    page, _ = watched
+    r3 = data["slices"][-1]["length"]
+    fig = open_figure(page, site_url, FIG, f"#fig-05b.r={r3}&fig-05b.angle=90")
+    ai = data["angles"].index(90.0)
+    assert_shows(page, fig, data, len(data["slices"]) - 1, ai)
+    fig.locator(".f05b-len input").focus()
+    page.keyboard.press("Home")
+    assert_shows(page, fig, data, 0, ai)
+    page.go_back()
+    page.wait_for_function(
+        f"() => document.querySelector('#{FIG} .f05b-len input').value === '{len(data['slices']) - 1}'"
+    )
+    assert_shows(page, fig, data, len(data["slices"]) - 1, ai)
+
+
+def test_phi_symbol_links_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
+    eq = page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
+    eq.evaluate(centre)
+    eq.hover()
+    assert fig.locator(".f05b-readout [data-sym='la-phi'].sym-on").count() == 1
+    fig.locator(".f05b-readout [data-sym='la-phi']").evaluate(centre)
+    fig.locator(".f05b-readout [data-sym='la-phi']").hover()
+    assert page.locator("#linear-attention .math-block math [data-sym='la-phi'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: both sliders by key and mouse, hovering the
+    curve plot, and φ lit from the equation and from the readout."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    centre = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"  # clear of the sticky journey strip
+
+    def key(cls, k):
+        def act(p):
+            fig.locator(f"{cls} input").focus()
+            p.keyboard.press(k)
+
+        return act
+
+    def click_left(p):
+        box = fig.locator(".f05b-len input").bounding_box()
+        p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
+
+    def hover_plot(p):
+        x, y = p.evaluate(
+            """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
+                const fl = el._fullLayout, b = el.getBoundingClientRect();
+                return [b.left + fl.xaxis._offset + fl.xaxis.l2p(0), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+            FIG,
+        )
+        p.mouse.move(x, y)
+
+    def hover(loc):
+        def act(p):
+            loc.evaluate(centre)
+            loc.hover()
+
+        return act
+
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a longer key (arrow)": key(".f05b-len", "ArrowRight"),
+            "the longest key (End)": key(".f05b-len", "End"),
+            "the first angle (Home)": key(".f05b-ang", "Home"),
+            "the shortest key (mouse)": click_left,
+            "hovering the curve plot": hover_plot,
+            "hovering φ in the equation": hover(
+                page.locator("#linear-attention .math-block math [data-sym='la-phi']").first
+            ),
+            "hovering φ in the readout": hover(fig.locator(".f05b-readout [data-sym='la-phi']")),
+        },
+    )
+
+
+def test_one_tooltip_with_one_degree_sign_and_labelled_axes(watched, site_url):
+    """Hovering the curves shows one tooltip for both, headed by the angle as the axis prints it
+    (its tick suffix carries the only degree sign); both charts name their y-axis."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+
+    def get(sel, expr):
+        return page.evaluate(f"() => {{ const p = document.querySelector('#{FIG} {sel}'); return {expr}; }}")
+
+    assert get(".f05b-curve", "p.layout.hovermode") == "x unified"
+    assert all("°" not in t for t in get(".f05b-curve", "p.data.map(d => d.hovertemplate)"))
+    assert get(".f05b-curve", "p.layout.xaxis.ticksuffix") == "°"
+    assert get(".f05b-curve", "p.layout.yaxis.title.text") and get(".f05b-curve", "p.layout.xaxis.title.text")
+    assert get(".f05b-bars", "p.layout.yaxis.title.text") == "attention weight"
+    x, y = page.evaluate(
+        """(id) => { const el = document.querySelector('#' + id + ' .f05b-curve');
+            const fl = el._fullLayout, b = el.getBoundingClientRect();
+            return [b.left + fl.xaxis._offset + fl.xaxis.l2p(-130), b.top + fl.yaxis._offset + fl.yaxis._length / 2]; }""",
+        FIG,
+    )
+    page.mouse.move(x, y)
+    page.wait_for_timeout(200)
+    hover = fig.locator(".f05b-curve .hoverlayer")
+    assert hover.locator(".legend, .hovertext").count() == 1
+    text = hover.evaluate("g => g.textContent")
+    assert "−130°" in text and "°°" not in text

@@ -1,0 +1,441 @@
+"""FIG 06 · delta-rule stepper: every stage's numbers equal the kernel trace; read-back gives β·v;
+the chunked form agrees; URL state, symbol links and accessibility."""
+
+import numpy as np
+import pytest
+
+from k3explainer.kernels import delta_rule, delta_rule_chunked
+from tests.browser.support import (
+    assert_axe_clean_through,
+    axe_violations,
+    open_figure,
+    shipped_data,
+    table_numbers,
+    tables_numbers,
+)
+
+pytestmark = pytest.mark.browser
+FIG = "fig-06"
+TOL = 0.0005 + 1e-9  # three decimals shown
+STAGES = ["read", "error", "write", "state"]
+
+
+@pytest.fixture(scope="module")
+def kernel(site_dir):
+    data = shipped_data(site_dir, FIG)
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    betas = np.full(len(k), data["beta"])
+    o, S, tr = delta_rule(q, k, v, betas, trace=True)
+    o_c, S_c = delta_rule_chunked(q, k, v, betas, chunk_size=data["chunk_size"])
+    return {"data": data, "tr": tr, "k": k, "v": v, "S": S, "S_c": S_c, "o": o, "o_c": o_c}
+
+
+def vector_row(fig, sym):
+    return table_numbers(fig.locator(f".k3-delta-vec tr[data-sym='{sym}']").locator("xpath=ancestor::table"))[
+        ["dr-k", "dr-v", "dr-read", "dr-error"].index(sym)
+    ]
+
+
+def assert_step_shows(fig, kernel, t, s):
+    tr = kernel["tr"]
+    # the step panel's vectors (k, v, read, error: one row each), then S before, the write, S after
+    (k, v, read, error), before, write, after = tables_numbers(
+        fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table"
+    )
+    assert k == pytest.approx(kernel["k"][t], abs=TOL)
+    assert v == pytest.approx(kernel["v"][t], abs=TOL)
+    assert read == pytest.approx(tr["read"][t], abs=TOL)
+    if s >= 1:
+        assert error == pytest.approx(tr["error"][t], abs=TOL)
+    else:
+        assert error == ["·"] * 4
+    assert np.array(before) == pytest.approx(tr["state_prev"][t], abs=TOL)
+    if s >= 2:
+        assert np.array(write) == pytest.approx(tr["write"][t], abs=TOL)
+    else:
+        assert all(c == "·" for row in write for c in row)
+    if s >= 3:
+        assert np.array(after) == pytest.approx(tr["state"][t], abs=TOL)
+        changed = fig.locator(".k3-delta-eq table").nth(2).locator("td.is-changed").count()
+        assert changed == int(np.sum(np.abs(tr["state"][t] - tr["state_prev"][t]) >= 0.0005))
+    else:
+        assert all(c == "·" for row in after for c in row)
+    assert fig.locator(f".f06-stages [role=radio][data-value='{s}']").get_attribute("aria-checked") == "true"
+    assert fig.locator(".k3-stepper-readout").inner_text() == f"token {t + 1} / 6 · {STAGES[s]}"
+
+
+def test_every_stage_by_mouse_and_keyboard_equals_the_kernel(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # the first token, which is not the default view
+    assert_step_shows(fig, kernel, 0, 0)
+    assert vector_row(fig, "dr-read") == [0, 0, 0, 0]  # the empty state reads zero
+    next_btn = fig.get_by_role("button", name="Next step")
+    for n in range(1, 24):  # every stage of every token, by mouse
+        next_btn.click()
+        assert_step_shows(fig, kernel, n // 4, n % 4)
+    assert "Token 6" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    assert_step_shows(fig, kernel, 0, 0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert_step_shows(fig, kernel, 0, 2)
+    assert "write" in fig.locator(".fig-live").inner_text()
+    fig.locator(".f06-stages [role=radio][aria-checked=true]").focus()  # the stage picker: arrows move stages
+    page.keyboard.press("ArrowRight")
+    assert_step_shows(fig, kernel, 0, 3)
+    fig.locator(".f06-stages [role=radio][data-value='1']").click()
+    assert_step_shows(fig, kernel, 0, 1)
+    error = kernel["tr"]["error"][0]
+    assert f"{abs(error[0]):.3f}" in fig.locator(".fig-live").inner_text()
+
+
+def test_repeated_key_reads_the_old_association(watched, site_url, kernel):
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t = rep["token"] - 1
+    fig = open_figure(page, site_url, FIG, f"#fig-06.step={t * 4}")
+    assert_step_shows(fig, kernel, t, 0)
+    assert np.allclose(kernel["k"][t], kernel["k"][rep["key_of"] - 1])
+    assert f"reuses token {rep['key_of']}" in fig.locator(".f06-note").inner_text()
+
+
+def test_read_back_equals_beta_v_by_click_and_key(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    data = kernel["data"]
+    k1, v1 = kernel["k"][:1], kernel["v"][:1]
+    out, _ = delta_rule(k1, k1, v1, [data["beta"]], scale=1.0)
+    out_default, _ = delta_rule(k1, k1, v1, [data["beta"]])
+    rb = fig.locator(".f06-card table")
+    assert table_numbers(rb)[1] == ["·"] * 4
+    fig.get_by_role("button", name="Read-back check (R)").click()
+    rows = table_numbers(rb)
+    assert rows[1] == pytest.approx(out[0], abs=TOL)
+    assert rows[2] == pytest.approx(data["beta"] * v1[0], abs=TOL)
+    assert rows[1] == rows[2]
+    assert rows[3] == pytest.approx(out_default[0], abs=TOL)  # the kernels' default 1/√d scale, made explicit
+    assert "#fig-06.rb=1" in page.url
+    assert "equal" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("r")
+    assert fig.get_by_role("button", name="Read-back check (R)").get_attribute("aria-pressed") == "false"
+    assert table_numbers(rb)[1] == ["·"] * 4
+
+
+def test_chunked_form_matches_the_recurrence(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert np.max(np.abs(kernel["S_c"] - kernel["S"])) < 1e-12
+    text = fig.locator(".f06-card").nth(1).inner_text()
+    assert f"chunk size {kernel['data']['chunk_size']}" in text
+    shown = float(text.split("max |ΔS| = ")[1].split(",")[0].replace("\u2212", "-"))
+    assert shown == pytest.approx(np.max(np.abs(kernel["S_c"] - kernel["S"])), rel=0.1)
+    assert fig.locator(".f06-card math").count() >= 1 and fig.locator(".f06-card .badge, .f06-card .fact").count() >= 1
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=9&fig-06.rb=1")
+    assert_step_shows(fig, kernel, 2, 1)
+    assert fig.get_by_role("button", name="Read-back check (R)").get_attribute("aria-pressed") == "true"
+    fig.get_by_role("button", name="Next step").click()
+    assert "fig-06.step=10" in page.url
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#fig-06 .k3-stepper-readout').textContent.endsWith('error')")
+    assert_step_shows(fig, kernel, 2, 1)
+
+
+def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#deltanet .math-block math [data-sym='dr-read']").first.hover()
+    assert fig.locator(".k3-delta-vec tr[data-sym='dr-read'].sym-on").count() == 1
+    page.locator("#deltanet .sym-chip[data-sym='dr-write']").first.focus()  # by keyboard focus
+    assert fig.locator("table[data-sym='dr-write'].sym-on").count() == 1
+    fig.locator("table[data-sym='dr-write'] td").first.hover()
+    assert page.locator("#deltanet .math-block math [data-sym='dr-write'].sym-on").count() >= 1
+    page.mouse.move(0, 0)  # a resting pointer over a symbol wins over focus (by design); take it away
+    fig.locator(".f06-beta[data-sym='dr-beta']").focus()
+    assert page.locator("#deltanet .math-block math [data-sym='dr-beta'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+    """axe at load and after each kind of interaction: every stage by the Next button (their
+    colours differ), stages by picker click and arrow key, the read-back check by click and by R,
+    the stepper's keys to the end, and symbols lit from the equation and the figure."""
+    page, _ = watched
+    fig = open_figure(
+        page, site_url, FIG, "#fig-06.step=0"
+    )  # from the first stage: each act below names where it lands
+    nxt = fig.get_by_role("button", name="Next step")
+
+    def stepper_key(k):
+        def act(p):
+            fig.locator(".k3-stepper").focus()
+            p.keyboard.press(k)
+
+        return act
+
+    def stage_by_key(p):
+        fig.locator(".f06-stages [role=radio][aria-checked=true]").focus()
+        p.keyboard.press("ArrowLeft")
+
+    acts = {f"the {s} stage (Next)": (lambda p: nxt.click()) for s in ("error", "write", "state")}
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            **acts,
+            "the next token's read (Next)": lambda p: nxt.click(),
+            "the read-back check on": lambda p: fig.get_by_role("button", name="Read-back check (R)").click(),
+            "a stage by picker click": lambda p: fig.locator(".f06-stages [role=radio][data-value='2']").click(),
+            "a stage by arrow key": stage_by_key,
+            "the last stage (End)": stepper_key("End"),
+            "the read-back check off (R)": stepper_key("r"),
+            "the first stage (Home)": stepper_key("Home"),
+            "hovering a symbol in the equation": lambda p: p.locator(
+                "#deltanet .math-block math [data-sym='dr-read']"
+            ).first.hover(),
+            "hovering the write matrix": lambda p: fig.locator("table[data-sym='dr-write'] td").first.hover(),
+            "focusing the β chip": lambda p: fig.locator(".f06-beta[data-sym='dr-beta']").focus(),
+        },
+    )
+
+
+def test_write_lands_as_k_column_times_error_row(watched, site_url, kernel):
+    """From the error stage on, the write grid carries k as a column of chips and the error as a
+    row of chips, coloured on the figure's one scale; the write's cells are their product × β."""
+    page, _ = watched
+    t = 2
+    fig = open_figure(page, site_url, FIG, f"#fig-06.step={t * 4 + 2}")
+    write = fig.locator("table[data-sym='dr-write']")
+
+    def signs(sel):
+        return write.locator(sel).evaluate_all("cs => cs.map(c => c.dataset.sign || null)")
+
+    k, err = kernel["k"][t], kernel["tr"]["error"][t]
+    assert signs("tbody th .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in k]
+    assert signs("thead .k3-outer-chip") == ["neg" if x < 0 else "pos" for x in err]
+    assert np.array(table_numbers(write)) == pytest.approx(kernel["data"]["beta"] * np.outer(k, err), abs=TOL)
+    scale = kernel["data"]["heat_scale"]
+    tr = kernel["tr"]
+    assert scale == pytest.approx(
+        max(np.max(np.abs(x)) for x in (kernel["k"], kernel["v"], tr["read"], tr["error"], tr["write"], tr["state"])),
+        rel=1e-9,
+    )
+    heat = write.locator("tbody td").first.evaluate("td => parseFloat(td.style.getPropertyValue('--heat'))")
+    assert heat == pytest.approx(100 * np.sqrt(min(1, abs(tr["write"][t][0][0]) / scale)), abs=0.06)
+    fig.get_by_role("button", name="Previous step").click()  # the read stage: no chips yet
+    fig.get_by_role("button", name="Previous step").click()
+    assert signs("thead .k3-outer-chip") == [None] * 4
+
+
+def test_repeated_key_correction_is_staged(watched, site_url, kernel):
+    """The repeat card fills in stage by stage: nothing before the key's first token has stored its value;
+    at the repeated token the stored value and read, then the new value, then the read after the write,
+    which lies β of the way from the old read to the new value."""
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t, src = rep["token"] - 1, rep["key_of"] - 1
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")
+    card = fig.locator(".f06-repeat")
+
+    def rows():
+        return table_numbers(card.locator("table"))
+
+    assert rows()[0] == ["·"] * 4  # token 1: the key's first value is not stored yet
+    card.get_by_role("button", name=f"Go to token {rep['token']}").click()
+    assert_step_shows(fig, kernel, t, 0)
+    assert rows()[0] == pytest.approx(kernel["v"][src], abs=TOL)
+    assert card.get_by_role("button").count() == 0  # already there: no jump offered
+    assert rows()[1] == pytest.approx(kernel["tr"]["read"][t], abs=TOL) and rows()[2] == ["·"] * 4
+    fig.get_by_role("button", name="Next step").click()
+    assert rows()[2] == pytest.approx(kernel["v"][t], abs=TOL) and rows()[3] == ["·"] * 4
+    fig.get_by_role("button", name="Next step").click()
+    fig.get_by_role("button", name="Next step").click()
+    after = kernel["S"] if t == len(kernel["k"]) - 1 else kernel["tr"]["state"][t]
+    want = after.T @ kernel["k"][t]
+    assert rows()[3] == pytest.approx(want, abs=TOL)
+    beta = kernel["data"]["beta"]
+    assert want == pytest.approx(kernel["tr"]["read"][t] + beta * (kernel["v"][t] - kernel["tr"]["read"][t]), abs=1e-9)
+    assert f"{beta * 100:.0f} % of the way" in card.inner_text()
+
+
+def wait_until(page, fn, ms=4000):
+    """Poll from Python (the page's CSP forbids the string predicates wait_for_function evals)."""
+    for _ in range(ms // 100):
+        if fn():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("timed out")
+
+
+def test_play_walks_the_stages_and_pauses_off_screen(watched, site_url, kernel):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-06.step=0")  # a long run from the start, so it cannot end mid-test
+    readout = fig.locator(".k3-stepper-readout")
+    play = fig.get_by_role("button", name="Play or pause the walk through the tokens")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    wait_until(page, lambda: readout.inner_text().endswith("error"))
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # off-screen: the runtime pauses it
+    wait_until(page, lambda: fig.get_attribute("data-visible") == "false")
+    held = readout.inner_text()
+    page.wait_for_timeout(2500)
+    assert readout.inner_text() == held
+    fig.scroll_into_view_if_needed()
+    wait_until(page, lambda: readout.inner_text() != held)
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    s = int(page.url.split("fig-06.step=")[1].split("&")[0])
+    assert_step_shows(fig, kernel, s // 4, s % 4)
+
+
+# Every change of the stepper's readout and of Play's aria-pressed, in order, with the number of the
+# mutation batch (one batch per task): two changes in the same batch happened in the same moment.
+RUN_LOG_JS = """() => { const fig = document.getElementById('fig-06'), log = (window.__f06run = []);
+  const ro = fig.querySelector('.k3-stepper-readout'), play = fig.querySelector('.k3-play'); let batch = 0;
+  window.__f06obs = new MutationObserver(records => { batch++; records.forEach(r => {
+    if (r.type === 'attributes') log.push([batch, 'pressed', play.getAttribute('aria-pressed')]);
+    else if (ro.contains(r.target) || r.target === ro) log.push([batch, 'at', ro.textContent]); }); });
+  window.__f06obs.observe(ro, {childList: true, characterData: true, subtree: true});
+  window.__f06obs.observe(play, {attributes: true, attributeFilter: ['aria-pressed']}); }"""
+
+
+def test_play_from_the_opening_view_runs_to_the_end_and_then_replays_from_the_start(watched, site_url, kernel):
+    """Play from the opening view (token 5, its write landed) carries on through token 6's stages and
+    stops on the last one: the button is Play again the moment the end is shown (not a tick later,
+    when a press would only have paused a finished run), and the figure stays there. Play at the end
+    starts over from token 1 and walks on."""
+    page, _ = watched
+    data = kernel["data"]
+    tok = data["open_at"]["token"]
+    T = len(data["steps"])
+    fig = open_figure(page, site_url, FIG)
+    readout, play = (
+        fig.locator(".k3-stepper-readout"),
+        fig.get_by_role("button", name="Play or pause the walk through the tokens"),
+    )
+    assert readout.inner_text() == f"token {tok} / {T} · {data['open_at']['stage']}"
+    page.evaluate(RUN_LOG_JS)
+    play.click()
+    wait_until(page, lambda: play.get_attribute("aria-pressed") == "false", ms=(T * 4) * 1100 + 4000)
+    log = page.evaluate("window.__f06run")
+    shown = [x for _, what, x in log if what == "at"]
+    assert shown == [f"token {t} / {T} · {s}" for t in range(tok + 1, T + 1) for s in STAGES]  # on to the end, in order
+    end = next(b for b, what, x in log if what == "at" and x == shown[-1])
+    assert [b for b, what, x in log if what == "pressed"] == [
+        log[0][0],
+        end,
+    ]  # pressed at the start, released with the end
+    assert_step_shows(fig, kernel, T - 1, 3)
+    page.wait_for_timeout(2500)  # a finished run stays finished
+    assert readout.inner_text() == shown[-1] and play.get_attribute("aria-pressed") == "false"
+    assert f"fig-06.step={T * 4 - 1}" in page.url
+    play.click()  # at the end: a replay from the first token
+    assert play.get_attribute("aria-pressed") == "true"
+    assert readout.inner_text() == f"token 1 / {T} · read"
+    assert_step_shows(fig, kernel, 0, 0)
+    wait_until(page, lambda: readout.inner_text() == f"token 1 / {T} · error")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    page.evaluate("window.__f06obs.disconnect()")
+
+
+def test_opens_on_a_state_that_already_holds_writes(watched, site_url, kernel):
+    """The default view is the builder's open_at (the repeated key's token, its write landed), not
+    the empty first token; the prose and the text alternative say so; a link without a step opens
+    it, and back from the next step returns to it."""
+    page, _ = watched
+    data = kernel["data"]
+    tok, stage = data["open_at"]["token"], data["open_at"]["stage"]
+    assert tok - 1 >= 3 and stage == "state"  # several writes already in the state; "once its write has landed"
+    assert np.count_nonzero(np.abs(kernel["tr"]["state_prev"][tok - 1]) >= 0.0005) == 16
+    fig = open_figure(page, site_url, FIG)
+    assert "fig-06.step" not in page.url  # the default is left out of the link
+    assert_step_shows(fig, kernel, tok - 1, STAGES.index(stage))
+    before = fig.locator(".k3-delta-eq table").first
+    assert before.locator("td.is-text").count() == 0  # no placeholder: every cell holds a written value
+    assert axe_violations(page, f"#{FIG}") == []
+    words = f"opens on token {tok} once its write has landed"
+    written = f"tokens 1 to {tok - 1}"
+    alt = page.locator(f"#{FIG}-alt").text_content()
+    prose = page.locator("#deltanet p", has_text="runs this on a tiny state").inner_text()
+    for text in (alt, prose):
+        assert words in " ".join(text.split()) and written in text
+    fig.get_by_role("button", name="Next step").click()
+    assert f"fig-06.step={(tok - 1) * 4 + STAGES.index(stage) + 1}" in page.url
+    page.go_back()
+    wait_until(page, lambda: "fig-06.step" not in page.url)
+    wait_until(page, lambda: fig.locator(".k3-stepper-readout").inner_text().startswith(f"token {tok} "))
+    assert_step_shows(fig, kernel, tok - 1, STAGES.index(stage))
+
+
+def test_the_jump_to_the_repeated_key_is_offered_only_from_elsewhere(watched, site_url, kernel):
+    """The card's button goes to the repeated token from before it ("Go to"), comes back to it from
+    after ("Back to"), and is not there at that token, whatever the stage; the card keeps its height."""
+    page, _ = watched
+    rep = kernel["data"]["repeat"]
+    t = rep["token"] - 1
+    fig = open_figure(page, site_url, FIG)
+    card = fig.locator(".f06-repeat")
+    height = card.bounding_box()["height"]
+    for s in range(4):  # at the repeated token: nothing to jump to
+        fig.locator(f".f06-stages [role=radio][data-value='{s}']").click()
+        assert card.get_by_role("button").count() == 0, STAGES[s]
+    fig.get_by_role("button", name="Next step").click()  # past it
+    assert card.get_by_role("button").all_inner_texts() == [f"Back to token {rep['token']}"]
+    assert card.bounding_box()["height"] == pytest.approx(height, abs=0.5)
+    card.get_by_role("button", name=f"Back to token {rep['token']}").click()
+    assert_step_shows(fig, kernel, t, 0)
+    assert card.get_by_role("button").count() == 0
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")  # before it
+    assert card.get_by_role("button").all_inner_texts() == [f"Go to token {rep['token']}"]
+    card.get_by_role("button").focus()  # by keyboard: the button hides itself, focus stays in the figure
+    page.keyboard.press("Enter")
+    assert_step_shows(fig, kernel, t, 0)
+    assert page.evaluate("() => document.activeElement.classList.contains('k3-stepper')")
+
+
+# Each operator of "S before + write = S after" and the grids around it: the operator's box, and
+# the body (the four rows of cells) of the grid before it and after it.
+OPS_JS = """() => [...document.querySelectorAll('#fig-06 .k3-delta-eq .k3-op')].map(op => {
+  const tables = [...document.querySelectorAll('#fig-06 .k3-delta-eq table')];
+  const after = tables.find(t => op.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const before = tables.filter(t => op.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING).pop();
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                                                                   mid: (r.top + r.bottom) / 2}; };
+  return {op: op.textContent, box: box(op), before: box(before.tBodies[0]), after: box(after.tBodies[0])};
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_each_operator_sits_on_the_row_of_the_terms_it_joins(watched, site_url, width):
+    """'+' and '=' are centred on the rows of the grid they lead into, just left of it, never
+    stranded on a line of their own or below the cells; at 1280 px the whole update is one row,
+    on a phone 'S before + write' is one row and '= S after' the next. Also with every number shown."""
+    page, _ = watched
+    page.set_viewport_size({"width": width, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    for numbers in (False, True):
+        if numbers:
+            fig.get_by_role("button", name="Show numbers").click()
+        ops = page.evaluate(OPS_JS)
+        assert [o["op"] for o in ops] == ["+", "="]
+        for o in ops:
+            where = (width, numbers, o["op"])
+            assert o["box"]["mid"] == pytest.approx(o["after"]["mid"], abs=2), where  # centred on the grid's cells
+            assert 0 <= o["after"]["left"] - o["box"]["right"] <= 16, where  # right beside it
+        plus, eq = ops
+        if width >= 1000:
+            assert plus["before"]["mid"] == pytest.approx(
+                plus["after"]["mid"], abs=1
+            )  # one row, S before + write = S after
+            assert eq["before"]["mid"] == pytest.approx(eq["after"]["mid"], abs=1)
+            assert 0 <= plus["box"]["left"] - plus["before"]["right"] <= 16
+        elif not numbers:
+            assert plus["before"]["mid"] == pytest.approx(plus["after"]["mid"], abs=1)  # S before + write on one row
+            assert eq["box"]["top"] > plus["after"]["bottom"]  # "= S after" on the next
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing widens the page

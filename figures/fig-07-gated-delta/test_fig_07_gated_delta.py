@@ -1,0 +1,257 @@
+"""FIG 07 · gated delta rule: both sides equal the kernels for any α; α = 1 makes them identical;
+α = 0 leaves only the latest write; stepper, slider, URL state, symbol links, accessibility."""
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+from k3explainer.kernels import delta_rule, gated_delta_rule
+from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
+
+pytestmark = pytest.mark.browser
+FIG = "fig-07"
+TOL = 0.0005 + 1e-5 + 1e-9  # three decimals shown, of data shipped at five
+
+
+@pytest.fixture(scope="module")
+def data(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def run(data, alpha):
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    betas = np.full(len(k), data["beta"])
+    with np.errstate(divide="ignore"):
+        g = np.full(len(k), np.log(alpha))
+    return gated_delta_rule(q, k, v, g, betas, trace=True)[2]
+
+
+def shown(fig):
+    tables = fig.locator(".f07-pair table")
+    return np.array(table_numbers(tables.nth(0))), np.array(table_numbers(tables.nth(1)))
+
+
+def set_alpha(page, fig, alpha, data):
+    i = min(range(len(data["alphas"])), key=lambda j: abs(data["alphas"][j] - alpha))
+    fig.locator(".f07 input[type=range]").focus()
+    page.keyboard.press("Home")
+    for _ in range(i):
+        page.keyboard.press("ArrowRight")
+    assert fig.locator(".f07 output").inner_text() == f"α = {data['alphas'][i]:.3f}"
+
+
+def assert_matches(fig, data, alpha, t, phase):
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    plain = delta_rule(q, k, v, np.full(len(k), data["beta"]), trace=True)[2]
+    gated = run(data, alpha)
+    left, right = shown(fig)
+    if phase == "decay":
+        assert left == pytest.approx(plain["state_prev"][t], abs=TOL)
+        assert right == pytest.approx(gated["state_decayed"][t], abs=TOL)
+    else:
+        assert left == pytest.approx(plain["state"][t], abs=TOL)
+        assert right == pytest.approx(gated["state"][t], abs=TOL)
+    assert fig.locator(".k3-stepper-readout").inner_text() == f"token {t + 1} / 6 · {phase}"
+    return left, right
+
+
+def test_stepping_by_mouse_and_keyboard_matches_the_kernels(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    assert fig.locator(".f07 output").inner_text() == "α = 0.750"
+    assert_matches(fig, data, 0.75, data["open_step"] // 2, ["decay", "write"][data["open_step"] % 2])
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert_matches(fig, data, 0.75, 0, "write")
+    nxt = fig.get_by_role("button", name="Next step")
+    for n in range(2, 12):
+        nxt.click()
+        assert_matches(fig, data, 0.75, n // 2, ["decay", "write"][n % 2])
+    assert "Token 6, write" in fig.locator(".fig-live").inner_text()
+    fig.locator(".k3-stepper").focus()
+    page.keyboard.press("Home")
+    assert_matches(fig, data, 0.75, 0, "decay")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _, right = assert_matches(fig, data, 0.75, 1, "decay")
+    assert fig.locator(".f07-gated table[data-tone='decayed']").count() == 1
+    assert "multiplied by α = 0.750" in fig.locator(".fig-live").inner_text()
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.375, 1.0])
+def test_slider_alpha_by_keyboard(watched, site_url, data, alpha):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.step=5")
+    set_alpha(page, fig, alpha, data)
+    left, right = assert_matches(fig, data, alpha, 2, "write")
+    k, v = np.array(data["k"]), np.array(data["v"])
+    if alpha == 1.0:
+        assert np.array_equal(left, right)  # identical on screen, digit for digit
+        assert "identical" in fig.locator(".f07-readout").inner_text()
+    if alpha == 0.0:  # memory cleared before each write: only β k vᵀ of the latest token remains
+        assert right == pytest.approx(data["beta"] * np.outer(k[2], v[2]), abs=TOL)
+        assert "only the latest write" in fig.locator(".f07-readout").inner_text()
+    assert f"fig-07.alpha={alpha:.3f}" in page.url
+    assert f"α = {alpha:.3f}" in fig.locator(".fig-live").inner_text()
+
+
+def test_slider_by_mouse(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.step=3")
+    box = fig.locator(".f07 input[type=range]").bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # far left: α = 0
+    assert fig.locator(".f07 output").inner_text() == "α = 0.000"
+    assert_matches(fig, data, 0.0, 1, "write")
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url, data):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG, "#fig-07.alpha=0.500&fig-07.step=6")
+    assert_matches(fig, data, 0.5, 3, "decay")
+    fig.get_by_role("button", name="Next step").click()
+    assert "fig-07.step=7" in page.url
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#fig-07 .k3-stepper-readout').textContent.endsWith('decay')")
+    assert_matches(fig, data, 0.5, 3, "decay")
+
+
+def test_equation_symbols_and_figure_link_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    page.locator("#gated-deltanet .math-block math [data-sym='gd-alpha']").first.hover()
+    assert fig.locator(".k3-slider[data-sym='gd-alpha'].sym-on").count() == 1
+    page.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus()
+    assert fig.locator(".f07-tag.sym-on").count() == 1
+    fig.locator(".f07 input[type=range]").focus()
+    assert page.locator("#gated-deltanet .math-block math [data-sym='gd-alpha'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, data):
+    """axe at load and after each kind of interaction: both phases by the buttons and the stepper's
+    keys, α at both ends and in between (the readout's wording and tones change), and α lit from
+    the equation and from the slider."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+
+    def stepper_key(k):
+        def act(p):
+            fig.locator(".k3-stepper").focus()
+            p.keyboard.press(k)
+
+        return act
+
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            "a decay phase (Previous)": lambda p: fig.get_by_role("button", name="Previous step").click(),
+            "a write phase (Next)": lambda p: fig.get_by_role("button", name="Next step").click(),
+            "the first phase (Home)": stepper_key("Home"),
+            "the next phase (arrow)": stepper_key("ArrowRight"),
+            "α = 0": lambda p: set_alpha(p, fig, 0.0, data),
+            "α = 1": lambda p: set_alpha(p, fig, 1.0, data),
+            "α = 0.25": lambda p: set_alpha(p, fig, 0.25, data),
+            "the last phase (End)": stepper_key("End"),
+            "hovering α in the equation": lambda p: p.locator(
+                "#gated-deltanet .math-block math [data-sym='gd-alpha']"
+            ).first.hover(),
+            "focusing the α chip": lambda p: p.locator("#gated-deltanet .sym-chip[data-sym='gd-alpha']").first.focus(),
+            "focusing the slider": lambda p: fig.locator(".f07 input[type=range]").focus(),
+        },
+    )
+
+
+def test_opens_where_the_decay_has_acted(watched, site_url, data):
+    """The default view is a decay phase after several writes, where the gated grid differs from
+    DeltaNet's; stepping into it from the write before, every gated cell fades (α × its colour value)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    t = data["open_step"] // 2
+    assert data["open_step"] % 2 == 0 and t >= 2
+    left, right = assert_matches(fig, data, 0.75, t, "decay")
+    assert np.max(np.abs(left - right)) > 0.1  # not two identical grids
+
+    def strength(n):
+        return np.array(
+            fig.locator(".f07-pair table")
+            .nth(n)
+            .locator("tbody td")
+            .evaluate_all("tds => tds.map(td => parseFloat(td.style.getPropertyValue('--heat')))")
+        )
+
+    decayed = strength(1)
+    fig.get_by_role("button", name="Previous step").click()  # the write before: the gated state undecayed
+    before = strength(1)
+    assert np.all(decayed <= before + 0.06) and np.sum(decayed) < 0.9 * np.sum(before)
+    fig.get_by_role("button", name="Next step").click()
+    assert strength(1) == pytest.approx(decayed)
+
+
+@pytest.mark.parametrize("alpha", [0.25, 0.75, 1.0])
+def test_survival_plot_follows_the_slider(watched, site_url, data, alpha):
+    """The plot's line and readout: the share of token 1's write left after each token, equal to
+    running the later tokens with zero values from token 1's write (the state is linear in it)."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    set_alpha(page, fig, alpha, data)
+    q, k, v = (np.array(data[n]) for n in "qkv")
+    T = len(k)
+    g = np.full(T, np.log(alpha))
+    W1 = run(data, alpha)["state"][0]
+    _, _, rest = gated_delta_rule(
+        q[1:], k[1:], np.zeros_like(v[1:]), g[1:], np.full(T - 1, data["beta"]), initial_state=W1, trace=True
+    )
+    want = np.concatenate([[1.0], np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)])
+    shipped = data["gated"][data["alphas"].index(alpha)]["survival"]
+    assert shipped == pytest.approx(want, abs=1e-5)
+    t = data["open_step"] // 2
+    text = fig.locator(".f07-plot-text").inner_text()
+    assert f"after token {t + 1}, {100 * want[t]:.1f} % of token 1's write is left" in text
+    assert f"{100 * alpha**t:.1f} % from decay alone" in text
+    d = fig.locator(".f07-l-gated").get_attribute("d")
+    ys = [float(p.split(",")[1]) for p in d[1:].split("L")]
+    assert len(ys) == T and all(b >= a - 1e-6 for a, b in pairwise(ys))  # SVG y grows downwards: never rises
+    if alpha == 1.0:
+        assert fig.locator(".f07-l-gated").get_attribute("d") == fig.locator(".f07-l-plain").get_attribute("d")
+
+
+BOX_JS = (
+    "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+)
+
+
+def test_layout_uses_the_width_and_fits_a_phone_screen(watched, site_url):
+    """On a desktop the plot's legend and reading sit beside the chart (they left ~350 px of the row
+    blank under it); on a phone the two grids sit side by side with their bottoms level, and the α
+    slider and the whole plot fit one screen, so dragging shows what it changes."""
+    page, _ = watched
+    page.set_viewport_size({"width": 1280, "height": 900})
+    fig = open_figure(page, site_url, FIG)
+    svg, side = fig.locator(".f07-svg").evaluate(BOX_JS), fig.locator(".f07-plot-side").evaluate(BOX_JS)
+    assert side["left"] >= svg["right"] and side["top"] < svg["bottom"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    fig = open_figure(page, site_url, FIG)
+    left, right = [fig.locator(".k3-state").nth(i).evaluate(BOX_JS) for i in (0, 1)]
+    assert right["left"] >= left["right"] and abs(right["bottom"] - left["bottom"]) < 1
+    slider, plot = fig.locator(".k3-slider input").evaluate(BOX_JS), fig.locator(".f07-svg").evaluate(BOX_JS)
+    assert plot["bottom"] - slider["top"] <= 844
+
+
+def test_a_tap_shows_a_cells_value_as_the_legend_says(browser, browser_context_args, site_url):
+    """The heat legend tells a phone reader to tap: a tapped cell takes focus and shows its number."""
+    context = browser.new_context(
+        **{**browser_context_args, "has_touch": True, "viewport": {"width": 390, "height": 844}}
+    )
+    page = context.new_page()
+    try:
+        fig = open_figure(page, site_url, FIG)
+        assert "tap" in fig.locator(".k3-heat-note").inner_text()
+        cell = fig.locator(".k3-state tbody td").nth(5)
+        number = cell.locator(".k3-heat-n")
+        assert number.bounding_box()["width"] <= 1  # hidden until asked for
+        cell.tap()
+        assert number.bounding_box()["width"] > 10 and number.inner_text().strip()
+    finally:
+        context.close()

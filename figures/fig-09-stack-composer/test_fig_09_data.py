@@ -1,0 +1,279 @@
+"""FIG 09's data against the kernels and the facts, and every sentence that says what FIG 09 shows
+(in §09, in the figure's caption and in its text alternative) against that data.
+
+The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
+from tests.site import article
+from tests.site.article import flat
+
+# "nearly equal" in the prose: the two totals differ by at most this fraction of the larger
+NEARLY_EQUAL = 0.05
+# "far taller": at least this many times as tall
+FAR = 10
+# "a little beyond" a context: above it by at most this fraction
+A_LITTLE = 0.10
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return article.facts()
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return article.spec("fig-09")
+
+
+@pytest.fixture(scope="module")
+def data():
+    """What the build ships (numpy arrays as plain lists), from the spec's params and the facts."""
+    return article.figure_data("fig-09")
+
+
+@pytest.fixture(scope="module")
+def prose():
+    return article.prose("09-hybrid.md")
+
+
+# ---- helpers over the shipped data --------------------------------------------------------------
+
+
+def parts(data, sizes: str, layout: list[str], N: int) -> tuple[int, int]:
+    """(MLA part, KDA part) of the total for `layout` at context N, from the shipped per-layer values."""
+    c, i = data["constants"][sizes], data["contexts"].index(N)
+    return layout.count("mla") * c["mla_per_layer"][i], layout.count("kda") * c["kda_per_layer"]
+
+
+def kernel_parts(c: dict, layout: list[str], N: int) -> tuple[int, int]:
+    per_layer = stack_decode_memory(layout, N, kda_heads=c["heads"], d_h=c["d_h"], d_c=c["d_c"], d_r=c["d_r"])
+    kinds = np.array(layout)
+    return int(per_layer[kinds == "mla"].sum()), int(per_layer[kinds == "kda"].sum())
+
+
+def nearly_equal(a: float, b: float) -> bool:
+    return abs(a - b) <= NEARLY_EQUAL * max(a, b)
+
+
+def toy_3to1(data) -> list[str]:
+    return hybrid_layout(data["n_layers"], final_full=False)
+
+
+# ---- the data against the kernels and the facts -------------------------------------------------
+
+
+def test_k3_sizes_come_from_the_facts_through_the_kernels(data, facts):
+    kda, mla = facts.parts("kimi_k3.kda_gate"), facts.parts("kimi_k3.gated_mla")
+    k3 = data["constants"]["k3"]
+    assert k3["provenance"] == "source"
+    assert (k3["heads"], k3["d_h"], k3["d_c"], k3["d_r"]) == (
+        kda["heads"],
+        kda["head_dim"],
+        mla["kv_lora_rank"],
+        mla["shared_key"],
+    )
+    assert (
+        k3["kda_per_layer"]
+        == kda_decode_memory(kda["heads"], kda["head_dim"])
+        == facts.number("calc.k3_kda_state_per_layer")
+    )
+    assert (
+        k3["mla_per_token"]
+        == mla_decode_memory(1, mla["kv_lora_rank"], mla["shared_key"])
+        == facts.number("calc.k3_mla_cache_per_token_layer")
+    )
+    assert k3["mla_per_layer"] == mla_decode_memory(np.array(data["contexts"]), k3["d_c"], k3["d_r"]).tolist()
+    assert data["contexts"][-1] == facts.number("kimi_k3.context")
+
+
+def test_toy_sizes_are_the_specs_and_marked_illustrative(data, spec):
+    toy, p = data["constants"]["toy"], spec.params["toy"]
+    assert toy["provenance"] == "illustrative"
+    assert (toy["heads"], toy["d_h"], toy["d_c"], toy["d_r"]) == (
+        p["heads_per_layer"],
+        p["d_h"],
+        p["mla_elements_per_token"],
+        0,
+    )
+    assert toy["kda_per_layer"] == kda_decode_memory(toy["heads"], toy["d_h"])
+    assert toy["mla_per_layer"] == mla_decode_memory(np.array(data["contexts"]), toy["d_c"]).tolist()
+    # the spec's constants list says which sizes are which
+    named = {c.fact: c.provenance for c in spec.constants if c.fact}
+    assert named["kimi_k3.kda_gate"] == named["kimi_k3.gated_mla"] == named["kimi_k3.layer_layout"] == "source"
+    assert any(c.provenance == "illustrative" and "Toy sizes" in c.name for c in spec.constants)
+
+
+def test_k3_per_layer_crossover_is_near_2730_tokens(data, facts):
+    k3 = data["constants"]["k3"]
+    exact = k3["kda_per_layer"] / k3["mla_per_token"]
+    assert (
+        k3["crossover"]
+        == pytest.approx(exact, rel=1e-15)
+        == pytest.approx(facts.number("calc.k3_layer_crossover"), rel=1e-15)
+    )
+    assert round(exact, -1) == 2730  # the issue's number, as the facts give it
+    i = data["contexts"].index(2048)  # the slider's stops either side of it
+    assert k3["mla_per_layer"][i] < k3["kda_per_layer"] < k3["mla_per_layer"][i + 1]
+
+
+def test_k3_whole_model_totals_at_8192_tokens(data, facts):
+    layout, N = data["k3_layout"], data["n_default"]
+    assert N == 8192 and (layout.count("kda"), layout.count("mla")) == (69, 24)
+    mla, kda = parts(data, "k3", layout, N)
+    assert (mla, kda) == kernel_parts(data["constants"]["k3"], layout, N)
+    assert kda == facts.number("calc.k3_kda_state")  # ≈ 108.5 million, whatever the context
+    assert mla == facts.number("calc.k3_mla_cache_per_token") * N
+    assert (mla, kda) == (113_246_208, 108_527_616)
+    assert nearly_equal(mla, kda) and mla > kda
+
+
+# ---- each sentence that says what FIG 09 shows, against the data --------------------------------
+
+
+def test_no_claim_that_mla_dwarfs_kda(prose, spec):
+    for text in (prose, spec.caption, spec.alt, spec.how_to):
+        assert "dwarf" not in text.lower()
+
+
+def test_alt_sentences(data, spec):
+    alt, toy, k3 = flat(spec.alt), data["constants"]["toy"], data["constants"]["k3"]
+    N0 = data["n_default"]
+
+    assert "each KDA bar is a constant, the number of heads times the head dimension squared" in alt
+    for c in (toy, k3):
+        assert c["kda_per_layer"] == c["heads"] * c["d_h"] ** 2
+
+    assert "one head per layer and a latent as wide as the head dimension" in alt
+    assert toy["heads"] == 1 and toy["d_c"] == toy["d_h"] and toy["d_r"] == 0
+
+    assert "at the starting context every MLA bar is far taller than every KDA bar" in alt
+    assert toy["mla_per_layer"][data["contexts"].index(N0)] >= FAR * toy["kda_per_layer"]
+
+    assert "only a context shorter than the head dimension reverses that" in alt
+    for N, m in zip(data["contexts"], toy["mla_per_layer"], strict=True):
+        assert (m < toy["kda_per_layer"]) == (N < toy["d_h"]), N
+
+    assert "one MLA layer overtakes one KDA layer at a context of a few thousand tokens" in alt
+    assert 1000 <= k3["crossover"] < 10000
+
+    assert (
+        "at the starting context, a little past the context at which all of K3's MLA caches together hold as "
+        "much as all of its KDA states, the MLA and KDA totals are nearly equal, the MLA part slightly the larger"
+    ) in alt
+    mla, kda = parts(data, "k3", data["k3_layout"], N0)
+    assert nearly_equal(mla, kda) and mla > kda
+    break_even = kda / (data["k3_layout"].count("mla") * k3["mla_per_token"])
+    assert break_even < N0 <= (1 + A_LITTLE) * break_even
+    # ... and it is the layer counts that even them out: per layer, MLA is the larger at that context
+    assert k3["mla_per_layer"][data["contexts"].index(N0)] > k3["kda_per_layer"]
+
+
+def test_caption_sentences(data, spec):
+    caption = flat(spec.caption)
+    assert "The first three presets use toy sizes; the K3 preset switches to K3's own layout and sizes." in caption
+    assert data["presets"] == ["all-MLA", "all-KDA", "3:1", "K3"]
+    assert "An MLA layer's cache grows with the context; a KDA layer's state does not." in caption
+    for c in data["constants"].values():
+        assert np.all(np.diff(c["mla_per_layer"]) > 0) and isinstance(c["kda_per_layer"], int)
+
+
+def test_mla_bars_rise_by_the_same_step_per_doubling_on_the_log_axis(data, prose, spec):
+    """§09 and the alt: an MLA layer's cache is proportional to the context, so on the chart's log axis
+    each doubling of the context raises its bar by the same step; a KDA bar does not move."""
+    assert (
+        "Each MLA layer's cache grows in proportion to the context, because it holds a latent for every token; on "
+        "the chart's log axis every doubling of the context raises its bar by the same step."
+    ) in prose
+    assert (
+        "a bar chart of decode memory per layer on a log scale and a bar that splits the total into its MLA and KDA "
+        "shares, from 0 to 100 %. Each MLA bar stands for a cache proportional to the context length, so it rises by "
+        "the same step per doubling"
+    ) in flat(spec.alt)
+    n = np.asarray(data["contexts"], dtype=float)
+    for c in data["constants"].values():
+        mla = np.asarray(c["mla_per_layer"], dtype=float)
+        np.testing.assert_allclose(mla / n, mla[0] / n[0], rtol=1e-12)  # proportional to the context
+        steps = np.diff(np.log10(mla)) / np.diff(np.log2(n))  # log-axis rise per doubling
+        np.testing.assert_allclose(steps, np.log10(2), rtol=1e-9)
+
+
+def test_section_sentences_about_the_toy_presets(data, prose):
+    toy, k3 = data["constants"]["toy"], data["constants"]["k3"]
+    assert (
+        "one KDA head per layer and an MLA latent exactly as wide as the head dimension, with no shared key channel"
+    ) in prose
+    assert toy["heads"] == 1 and toy["d_c"] == toy["d_h"] and toy["d_r"] == 0
+
+    assert "one MLA layer then costs the same as one KDA layer when the context equals the head dimension" in prose
+    assert toy["crossover"] == toy["d_h"]
+    assert toy["mla_per_layer"][data["contexts"].index(toy["d_h"])] == toy["kda_per_layer"]
+
+    assert "Real layers have many heads and a wider cache per token" in prose
+    assert k3["heads"] > 1 and k3["mla_per_token"] > toy["mla_per_token"]
+
+    assert (
+        "With the toy sizes every KDA bar is taller than every MLA bar once the context is shorter "
+        "than the head dimension"
+    ) in prose
+    for N, m in zip(data["contexts"], toy["mla_per_layer"], strict=True):
+        assert (m < toy["kda_per_layer"]) == (N < toy["d_h"]), N
+
+
+def test_section_sentences_about_k3(data, prose, facts):
+    k3, N0, layout = data["constants"]["k3"], data["n_default"], data["k3_layout"]
+    mla, kda = parts(data, "k3", layout, N0)
+
+    assert "MLA and KDA memory are far closer at the figure's starting context than the toy presets suggest" in prose
+    toy_mla, toy_kda = parts(data, "toy", toy_3to1(data), N0)
+    assert abs(math.log(mla / kda)) < abs(math.log(toy_mla / toy_kda)) / FAR
+
+    assert "Each KDA layer keeps {{calc.k3_kda_state_per_layer}} state elements" in prose
+    assert k3["kda_per_layer"] == facts.number("calc.k3_kda_state_per_layer")
+    assert "each gated MLA layer caches {{calc.k3_mla_cache_per_token_layer}} elements per token" in prose
+    assert k3["mla_per_token"] == facts.number("calc.k3_mla_cache_per_token_layer")
+    assert (
+        "One MLA layer therefore outgrows one KDA layer only beyond about {{calc.k3_layer_crossover}} tokens" in prose
+    )
+    assert k3["crossover"] == pytest.approx(facts.number("calc.k3_layer_crossover"))
+
+    assert "the MLA layers cache {{calc.k3_mla_cache_per_token}} elements per token" in prose
+    assert layout.count("mla") * k3["mla_per_token"] == facts.number("calc.k3_mla_cache_per_token")
+    assert "all the KDA states together hold {{calc.k3_kda_state}} elements per sequence" in prose
+    assert kda == facts.number("calc.k3_kda_state")
+    assert "as much as about {{calc.k3_kda_state_in_mla_tokens}} tokens of MLA cache" in prose
+    break_even = kda / (layout.count("mla") * k3["mla_per_token"])
+    assert break_even == pytest.approx(facts.number("calc.k3_kda_state_in_mla_tokens"))
+
+    assert (
+        "at its starting context, a little beyond that point, the MLA and KDA totals are nearly equal, "
+        "the MLA part slightly the larger"
+    ) in prose
+    assert break_even < N0 <= (1 + A_LITTLE) * break_even
+    assert nearly_equal(mla, kda) and mla > kda
+
+    assert (
+        "Slide the context to K3's full window and the MLA caches outweigh the KDA states more than a hundredfold"
+        in prose
+    )
+    assert data["contexts"][-1] == facts.number("kimi_k3.context")
+    mla_max, kda_max = parts(data, "k3", layout, data["contexts"][-1])
+    assert mla_max > 100 * kda_max
+
+    assert "an all-MLA stack of the same depth would cache nearly four times as much per token" in prose
+    assert 3.5 <= len(layout) / layout.count("mla") < 4
+
+
+def test_k3_sizes_line_in_the_figure(data):
+    """The line the figure shows for the K3 preset quotes the facts the data was computed from."""
+    md = data["k3_constants_md"]
+    for key in ("calc.k3_kda_state_per_layer", "calc.k3_mla_cache_per_token_layer", "calc.k3_layer_crossover"):
+        assert "{{" + key + "}}" in md
+    assert "one MLA layer outgrows one KDA layer beyond about {{calc.k3_layer_crossover}} tokens" in md

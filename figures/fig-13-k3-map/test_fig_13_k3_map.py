@@ -1,0 +1,226 @@
+"""FIG 13 · Kimi K3 map: components open the right panel and link to the right section; tiles and
+layer counts equal the facts; the SiTU/SiLU readout equals the kernels."""
+
+import json
+
+import numpy as np
+import pytest
+import yaml
+
+from k3explainer.kernels import hybrid_layout, silu, situ
+from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
+
+pytestmark = pytest.mark.browser
+FIG = "fig-13"
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return yaml.safe_load((ROOT / "figures" / "fig-13-k3-map" / "figure.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def facts(site_dir):
+    return json.loads((site_dir / "manifest.json").read_text(encoding="utf-8"))["facts"]
+
+
+def open_k3(page, site_url, hash_=""):
+    page.set_default_timeout(40000)  # the first Plotly figure on a page is slow to start on a busy machine
+    return open_figure(page, site_url, FIG, hash_)
+
+
+def test_tiles_and_layer_counts_equal_the_facts(watched, site_url, site_dir, facts):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    layout = facts["kimi_k3.layer_layout"]["numbers"]
+    assert layout["layers"] == layout["kda"] + layout["mla"] == 93
+    tiles = {
+        t.get_attribute("data-fact"): t.locator(".f13-tile-v").inner_text() for t in fig.locator(".f13-tile").all()
+    }
+    assert tiles["kimi_k3.total_params"] == facts["kimi_k3.total_params"]["display"]
+    assert tiles["kimi_k3.active_params"] == facts["kimi_k3.active_params"]["display"]
+    assert int(tiles["kimi_k3.layer_layout"]) == layout["layers"]
+    assert int(tiles["calc.k3_macrocycles"]) == facts["calc.k3_macrocycles"]["number"] == 23
+    assert int(tiles["calc.k3_attnres_blocks"]) == facts["calc.k3_attnres_blocks"]["number"] == 8
+    ex = facts["kimi_k3.experts"]["numbers"]
+    assert int(tiles["kimi_k3.experts"]) == ex["routed"] + ex["shared"]
+    assert shown_number(tiles["kimi_k3.context"]) == facts["kimi_k3.context"]["number"]
+    label = fig.locator(".f13-tile[data-fact='kimi_k3.layer_layout'] .f13-tile-l").inner_text()
+    assert f"{int(layout['kda'])} KDA + {int(layout['mla'])} MLA" in label
+    # the map: one attention and one feed-forward column per layer, kinds from the layout kernel
+    kinds = hybrid_layout(int(layout["layers"]))
+    assert fig.locator(".f13-map rect.f13-kda").count() == kinds.count("kda") == layout["kda"]
+    assert fig.locator(".f13-map rect.f13-mla").count() == kinds.count("mla") == layout["mla"]
+    assert fig.locator(".f13-map rect.f13-dense").count() == 1
+    assert fig.locator(".f13-map rect.f13-moe").count() == layout["layers"] - 1
+    assert fig.locator(".f13-map rect.f13-band").count() == facts["calc.k3_attnres_blocks"]["number"]
+    assert shipped_data(site_dir, FIG)["stack"]["kinds"] == kinds
+
+
+def test_each_component_opens_its_panel_and_links_to_its_section(watched, site_url, spec):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    for c in spec["params"]["components"]:
+        btn = fig.locator(f".f13-comp[data-id='{c['id']}']")
+        btn.click()
+        assert btn.get_attribute("aria-expanded") == "true"
+        panel = fig.locator(".f13-panel")
+        assert panel.locator(".f13-p-title").inner_text() == c["label"]
+        link = panel.locator(".f13-p-link a")
+        assert link.get_attribute("href") == "#" + c["section"]
+        heading = page.evaluate(
+            "id => document.querySelector('section.section#' + id + ' h2').textContent.trim()", c["section"]
+        )
+        assert heading in link.inner_text()
+        assert len(panel.locator(".f13-p-text").inner_text()) > 40
+        assert c["label"] + " opened" in fig.locator(".fig-live").inner_text()
+        assert fig.locator(".f13-map .is-on").count() >= 1  # its parts of the map are marked
+    assert fig.locator(".f13-comp[aria-expanded=true]").count() == 1
+    # numbers in the panels: the KDA/MLA counts come from the layout
+    fig.locator(".f13-comp[data-id='kda']").click()
+    assert fig.locator(".f13-p-stat").inner_text().startswith("69 of 93 layers")
+    fig.locator(".f13-comp[data-id='gated-mla']").click()
+    assert fig.locator(".f13-p-stat").inner_text().startswith("24 of 93 layers")
+    assert fig.locator(".f13-map rect.f13-mla.is-on").count() == 24
+    fig.locator(".f13-p-link a").click()
+    page.wait_for_function("() => location.hash.startsWith('#mla')")
+
+
+def test_map_clicks_and_keyboard(watched, site_url):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    fig.locator(".f13-map rect.f13-kda").nth(10).click()
+    assert fig.locator(".f13-comp[data-id='kda']").get_attribute("aria-expanded") == "true"
+    fig.locator(".f13-map text[data-comp=attnres]").nth(2).click()  # the "block 3" label on its band
+    assert fig.locator(".f13-comp[data-id='attnres']").get_attribute("aria-expanded") == "true"
+    fig.locator(".f13-comp").first.focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.id") == "kda"
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    last = fig.locator(".f13-comp").last
+    assert last.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    assert fig.locator(".f13-comp[aria-expanded=true]").count() == 0
+    assert "Panel closed" in fig.locator(".fig-live").inner_text()
+    page.keyboard.press("Home")
+    page.keyboard.press(" ")
+    assert fig.locator(".f13-comp").first.get_attribute("aria-expanded") == "true"
+    fig.get_by_role("button", name="Close the panel").click()
+    assert fig.locator(".f13-comp[aria-expanded=true]").count() == 0
+
+
+def test_situ_readout_equals_the_kernels(watched, site_url, site_dir):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    d = shipped_data(site_dir, FIG)["situ"]
+    x = np.array(d["x"])
+    np.testing.assert_allclose(d["situ"], situ(x, d["beta"]), atol=1e-5)
+    np.testing.assert_allclose(d["silu"], silu(x), atol=1e-5)
+
+    def check():
+        i = int(fig.locator("input[type=range]").input_value())
+        assert shown_number(fig.locator(".f13-r-situ").inner_text()) == pytest.approx(situ(x[i], d["beta"]), abs=0.0005)
+        assert shown_number(fig.locator(".f13-r-silu").inner_text()) == pytest.approx(silu(x[i]), abs=0.0005)
+        return i
+
+    i0 = check()
+    slider = fig.locator("input[type=range]")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert check() == i0 + 1
+    page.keyboard.press("Home")
+    assert check() == 0
+    assert "SiTU" in fig.locator(".fig-live").inner_text()
+    box = fig.locator(".f13-plot .nsewdrag").bounding_box()  # hover the plot near its right edge
+    page.mouse.move(box["x"] + box["width"] * 0.95, box["y"] + box["height"] / 2)
+    page.wait_for_function("() => +document.querySelector('#fig-13 input[type=range]').value > 200")
+    assert check() > 200
+    assert situ(x[-1], d["beta"]) < d["beta"] < silu(x[-1])  # SiTU is capped at β, SiLU keeps growing
+
+
+def test_state_lives_in_the_url_and_history(watched, site_url):
+    page, _ = watched
+    fig = open_k3(page, site_url, "#fig-13.c=latent-moe&fig-13.x=30")
+    assert fig.locator(".f13-comp[data-id='latent-moe']").get_attribute("aria-expanded") == "true"
+    assert fig.locator("input[type=range]").input_value() == "30"
+    fig.locator(".f13-comp[data-id='attnres']").click()
+    assert "fig-13.c=attnres" in page.url
+    page.go_back()
+    page.wait_for_function(
+        "() => document.querySelector(\"#fig-13 .f13-comp[data-id='latent-moe']\").getAttribute('aria-expanded') === 'true'"
+    )
+    assert fig.locator(".f13-panel .f13-p-title").inner_text() == "Latent mixture of experts"
+
+
+def test_equation_symbols_link_both_ways(watched, site_url):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    page.locator("#kimi-k3 .math-block math [data-sym='situ-fn']").first.hover()
+    assert fig.locator(".f13-r-situ.sym-on").count() == 1
+    page.locator("#kimi-k3 .math-block math [data-sym='situ-lin']").first.hover()
+    assert fig.locator(".f13-note.sym-on").count() == 1
+    fig.locator(".f13-key-situ").hover()
+    assert page.locator("#kimi-k3 .math-block math [data-sym='situ-fn'].sym-on").count() >= 1
+
+
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, spec):
+    page, _ = watched
+    fig = open_k3(page, site_url)
+    # every component's panel (each has its own text, stat and link), then every other kind of input
+    opens = {
+        f"open {c['id']} by click": (lambda cid: lambda p: fig.locator(f".f13-comp[data-id='{cid}']").click())(c["id"])
+        for c in spec["params"]["components"]
+    }
+
+    def plot_hover(p):
+        box = fig.locator(".f13-plot .nsewdrag").bounding_box()
+        p.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
+
+    assert_axe_clean_through(
+        page,
+        FIG,
+        {
+            **opens,
+            "map tile click": lambda p: fig.locator(".f13-map rect.f13-kda").nth(10).click(),
+            "map band label click": lambda p: fig.locator(".f13-map text[data-comp=attnres]").nth(2).click(),
+            "components by arrow keys and Enter": lambda p: (
+                fig.locator(".f13-comp").first.focus(),
+                p.keyboard.press("ArrowRight"),
+                p.keyboard.press("Enter"),
+            ),
+            "panel closed by Escape": lambda p: p.keyboard.press("Escape"),
+            "panel opened by Space, closed by its button": lambda p: (
+                p.keyboard.press(" "),
+                fig.get_by_role("button", name="Close the panel").click(),
+            ),
+            "SiTU slider by keys": lambda p: (
+                fig.locator("input[type=range]").focus(),
+                p.keyboard.press("ArrowRight"),
+                p.keyboard.press("Home"),
+            ),
+            "SiTU plot hover": plot_hover,
+            "equation symbol hover": lambda p: p.locator(
+                "#kimi-k3 .math-block math [data-sym='situ-fn']"
+            ).first.hover(),
+            "figure key hover": lambda p: fig.locator(".f13-key-situ").hover(),
+        },
+    )
+
+
+def test_layer_kinds_differ_by_more_than_hue(watched, site_url):
+    """Blue and violet nearly merge for red–green colour blindness, so every MLA tile (and the
+    Gated MLA legend swatch) also carries a bar across it that KDA tiles do not have."""
+    page, _ = watched
+    fig = open_figure(page, site_url, FIG)
+    tiles = fig.locator(".f13-map rect.f13-mla").evaluate_all(
+        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width')])"
+    )
+    marks = fig.locator(".f13-map rect.f13-mla-mark").evaluate_all(
+        "rs => rs.map(r => [+r.getAttribute('x'), +r.getAttribute('width'), getComputedStyle(r).fill])"
+    )
+    assert [m[:2] for m in marks] == tiles
+    paper = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert {m[2] for m in marks} == {paper}
+    swatch = fig.locator(".f13-k-gated-mla .f13-swatch").evaluate("s => getComputedStyle(s).backgroundImage")
+    assert "linear-gradient" in swatch

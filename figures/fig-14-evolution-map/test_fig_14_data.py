@@ -1,0 +1,184 @@
+"""FIG 14's data against the facts, and every sentence that says what FIG 14 shows (in §14, in the
+figure's caption and in its text alternative) against that data.
+
+The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.site import article
+
+# "near the end" of the chain: in its last quarter
+NEAR_THE_END = 0.75
+NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty)\b"
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return article.facts()
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return article.spec("fig-14")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return article.figure_data("fig-14")
+
+
+@pytest.fixture(scope="module")
+def prose():
+    return article.prose("14-evolution-map.md")
+
+
+def node(data, node_id):
+    return next(n for n in data["nodes"] if n["id"] == node_id)
+
+
+def index(data, node_id):
+    return [n["id"] for n in data["nodes"]].index(node_id)
+
+
+def counts(data):
+    return {w["id"]: w["count"] for w in data["walls"]}
+
+
+# ---- the data ------------------------------------------------------------------------------------
+
+
+def test_every_year_is_a_number_in_the_facts_file(data, spec, facts):
+    expected = {}
+    for raw in spec.params["nodes"]:
+        key, _, part = raw["year"].partition(":")
+        expected[raw["id"]] = facts.parts(key)[part] if part else facts.number(key)
+    assert {n["id"]: n["year"] for n in data["nodes"]} == expected
+    years = facts.parts("lineage.years")
+    assert node(data, "mla")["year"] == years["mla"] and node(data, "gla")["year"] == years["gla"]
+    assert node(data, "k3")["year"] == facts.parts("kimi_k3.public")["year"]
+    assert node(data, "gpt2")["year"] == facts.number("gpt2.release")
+    for raw in spec.params["nodes"]:  # and the provenance panel names every fact a year came from
+        assert raw["year"].partition(":")[0] in data["provenance"]["facts"]
+
+
+def test_wall_counts_come_from_the_wall_sentences(data, spec):
+    prefix = {n["id"]: n["wall"].split(":", 1)[0].strip().lower() for n in spec.params["nodes"]}
+    for wall in data["walls"]:
+        assert wall["count"] == sum(1 for p in prefix.values() if p == wall["id"])
+    assert [w["label"] for w in data["walls"]] == ["Coupling", "Memory", "Capacity", "Depth"]  # the four walls of §01
+
+
+def test_the_kv_cache_answers_recomputation_not_coupling(data):
+    kv = node(data, "kv-cache")
+    assert kv["wall"] == "recomputation" and kv["wall_md"].startswith("Recomputation:")
+    assert not data["kinds"]["recomputation"]["is_wall"]
+    assert node(data, "gpt2")["wall"] == "start" and data["nodes"][-1]["wall"] == "all"
+
+
+def test_mla_price_is_the_shared_subspace(data):
+    price = node(data, "mla")["price_md"]
+    # the shared positional key widens the subspace: its rank is at most d_c plus that key's width
+    assert "share one subspace of rank at most $d_c$ plus the shared key's width" in price
+    assert "MLA is not lossless multi-head attention" in price
+    assert "{{mla_dsv2.dims}}" in price
+
+
+def test_per_channel_decay_is_older_than_kda_on_the_map(data):
+    gla, kda, gdn = node(data, "gla"), node(data, "kda"), node(data, "gated-deltanet")
+    assert gla["year"] < kda["year"] and index(data, "gla") < index(data, "kda")
+    for key in ("gla.per_channel_gate", "mamba1.selective", "rwkv6.decay"):
+        assert "{{" + key + "}}" in gla["fix_md"]
+    assert "{{gated_deltanet.gate}}" in gdn["fix_md"] and "{{mamba2.gate}}" in gdn["price_md"]
+    assert "delta rule" in kda["fix_md"]
+
+
+# ---- the text alternative and the caption --------------------------------------------------------
+
+
+def test_alt_types_no_number(data, spec):
+    alt = article.flat(spec.alt)
+    for n in data["nodes"]:  # names such as GPT-2 and Kimi K3 are not counts
+        alt = re.sub(re.escape(n["title"]), "", alt, flags=re.I)
+    assert not re.search(r"\d", alt)
+    assert not re.search(NUMBER_WORDS, alt, re.I), "a count in the alt must come from the data"
+
+
+def test_alt_names_every_node_in_order(data, spec):
+    alt, at = article.flat(spec.alt).lower(), 0
+    for n in data["nodes"]:
+        found = alt.find(n["title"].lower(), at)
+        assert found >= 0, n["title"]
+        at = found + len(n["title"])
+
+
+def test_alt_sentences(data, spec):
+    alt, c = article.flat(spec.alt), counts(data)
+    assert "A chain of nodes in the order of the article's argument rather than by date" in alt
+    assert "the years go back and forth along the chain" in alt
+    years = [n["year"] for n in data["nodes"]]
+    assert years != sorted(years)
+    assert "The memory wall is named by more steps than any other; coupling, capacity and depth by fewer" in alt
+    assert all(c["memory"] > c[w] for w in ("coupling", "capacity", "depth"))
+    assert all(c[w] >= 1 for w in c)
+    assert "the KV cache answers recomputation, which is waste rather than one of the four walls" in alt
+    assert node(data, "kv-cache")["wall"] == "recomputation" and len(data["walls"]) == 4
+    assert "the final node gathers all four" in alt and data["nodes"][-1]["wall"] == "all"
+    assert (
+        "A button for each of the four walls, labelled with how many steps answer it, marks those steps and the final node"
+        in alt
+    )
+
+
+def test_caption_sentences(data, spec):
+    caption = article.flat(spec.caption)
+    assert "The chain follows the argument, not the calendar." in caption
+    years = [n["year"] for n in data["nodes"]]
+    assert years != sorted(years)
+
+
+# ---- §14 -------------------------------------------------------------------------------------------
+
+
+def test_section_sentences(data, prose):
+    c = counts(data)
+    assert (
+        "After the starting point, every wall sentence but one names one of the four walls of [§01](#gpt2), "
+        "coupling, memory, capacity or depth"
+    ) in prose
+    assert "The exception is the KV cache, whose wall is recomputation" in prose
+    middle = data["nodes"][1:-1]
+    assert [n["id"] for n in middle if n["wall"] not in c] == ["kv-cache"]
+
+    assert (
+        "The sparsely-gated mixture-of-experts layer, the earliest paper on the map, sits near the end, and "
+        "multi-head latent attention is older than Kimi Delta Attention, which the map puts before it."
+    ) in prose
+    years = [n["year"] for n in data["nodes"]]
+    moe = node(data, "moe")
+    assert moe["year"] == min(years) and years.count(moe["year"]) == 1
+    assert index(data, "moe") >= NEAR_THE_END * (len(years) - 1)
+    assert node(data, "mla")["year"] < node(data, "kda")["year"] and index(data, "kda") < index(data, "mla")
+
+    assert "Per-channel decay did not start with KDA either: gated linear attention decays each key channel" in prose
+    assert index(data, "gla") < index(data, "kda") and node(data, "gla")["year"] < node(data, "kda")["year"]
+
+    assert (
+        "the KV cache bought speed with memory, linear attention bought constant memory with a weaker similarity"
+    ) in prose
+    assert node(data, "kv-cache")["price_md"].startswith("Memory:")
+    assert "weaker similarity" in node(data, "linear-attention")["price_md"]
+    assert "the hybrid put a little exact memory back" in prose
+    assert "full-attention layers" in node(data, "hybrid")["fix_md"]
+
+    assert "Read it by wall and the memory wall stands out. More steps name it than any other wall" in prose
+    assert all(c["memory"] > n for w, n in c.items() if w != "memory")
+
+
+def test_section_types_no_count(prose):
+    body = prose.split("---", 2)[2]
+    assert not re.search(NUMBER_WORDS, body, re.I)

@@ -1,0 +1,102 @@
+"""FIG 18's verdicts against the facts, and every sentence that says what FIG 18 shows (in §18, in the
+figure's caption and in its text alternative) against the figure's data.
+
+The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.site import article
+
+NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return article.facts()
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return article.spec("fig-18")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return article.figure_data("fig-18")
+
+
+@pytest.fixture(scope="module")
+def prose():
+    return article.prose("18-verdicts.md")
+
+
+def answer(data, verdict_id, key):
+    v = next(v for v in data["verdicts"] if v["id"] == verdict_id)
+    return next(a["answer_md"] for a in v["answers"] if a["key"] == key)
+
+
+def test_per_channel_verdict_cites_the_gated_deltanet_comparison(data, facts):
+    better = answer(data, "gates", "better")
+    assert "{{kimi_linear.vs_gdn_hybrid}}" in better and "vs_full_mla" not in better
+    # hybrid against full attention is evidence for the hybrid, and it sits there
+    assert "{{kimi_linear.vs_full_mla}}" in answer(data, "hybrid", "better")
+    gdn = facts["kimi_linear.vs_gdn_hybrid"]
+    n = gdn.numbers
+    assert n["long_avg_kimi_linear"] > n["long_avg_gdn_h"]
+    assert f"{n['long_avg_kimi_linear']} vs {n['long_avg_gdn_h']}" in gdn.display
+    assert "Table 5" in gdn.value and "2510.26692" in gdn.source
+    # and the verdict says how far the evidence goes
+    assert "compares two layer designs rather than testing the gate on its own" in better
+
+
+def test_per_channel_decay_is_not_credited_to_kda_alone(data):
+    changed = answer(data, "gates", "changed")
+    assert "Per-channel decay itself is older" in changed and "{{gla.per_channel_gate}}" in changed
+
+
+def test_every_verdict_says_where_k3_keeps_it(data):
+    for v in data["verdicts"]:
+        assert re.search(r"\{\{kimi_k3\.[a-z_]+\}\}", v["k3_md"]), v["id"]
+
+
+def test_alt_and_caption_type_no_count(spec, data):
+    for text in (spec.alt, spec.caption, spec.title, spec.how_to):
+        assert not re.search(r"\d", text.replace("Kimi K3", ""))  # a name, not a count
+        assert not re.search(NUMBER_WORDS, text, re.I)
+    assert "each answering the same four questions" in article.flat(spec.caption) and len(data["questions"]) == 4
+    assert "four short answers, what changed, why, what got better and what got harder" in article.flat(spec.alt)
+    assert [q["label"].lower() for q in data["questions"]] == [
+        "what changed",
+        "why",
+        "what got better",
+        "what got harder",
+    ]
+
+
+def test_alt_names_every_verdict_in_order(spec, data):
+    alt, at = article.flat(spec.alt).lower(), 0
+    for v in data["verdicts"]:
+        pair = f"{v['before']} versus {v['after']}".lower()
+        found = alt.find(pair, at)
+        assert found >= 0, pair
+        at = found + len(pair)
+
+
+def test_section_sentences(prose, data):
+    body = prose.split("---", 2)[2]
+    assert not re.search(NUMBER_WORDS, body, re.I)
+    assert (
+        "The KV cache moves it into memory, the delta rule into arithmetic, per-channel decay into the kernels, "
+        "and the hybrid and the experts into the serving system."
+    ) in prose
+    assert answer(data, "cache", "harder").startswith("Memory grows")
+    assert "more arithmetic per token" in answer(data, "delta", "harder")
+    assert "the cost moves into the kernels" in answer(data, "gates", "harder")
+    assert "serve" in answer(data, "hybrid", "harder") and "serving" in answer(data, "moe", "harder")
+    assert 'K3 keeps the "after" side of every one of these verdicts (each card says where)' in prose
+    assert all(v["k3_md"] for v in data["verdicts"])

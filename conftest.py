@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from k3explainer.site import projectcode
+
 pytest_plugins = ["tests.browser.fixtures"]
 
 # helpers that assert (axe checks, shown numbers) report which comparison failed, as tests do
 pytest.register_assert_rewrite("tests.browser.support")
 
 ROOT = Path(__file__).resolve().parent
+
+# the flagship's own Python as the build sees it (k3project.figures, k3project.experiments), so
+# tests import the article's experiments the way its builders do
+projectcode.mount(ROOT)
 
 
 def pytest_addoption(parser):

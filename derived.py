@@ -7,9 +7,10 @@ loading content/facts.yaml. Each value becomes a fact under `calc.*` whose prove
 
 from __future__ import annotations
 
-from k3explainer.kernels.costs import kda_decode_memory, mla_decode_memory
-from k3explainer.kernels.params import k3_derived
+from k3explainer.kernels import kda_decode_memory, mla_decode_memory
 from k3explainer.site.facts import Fact, Facts
+
+from .experiments import k3_derived
 
 
 def _pct(x: float) -> str:

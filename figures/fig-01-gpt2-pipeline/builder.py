@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from k3explainer.kernels import gpt2_params
+from ..experiments import gpt2_params
 
 
 class Params(BaseModel):
@@ -219,7 +219,7 @@ def build(params: dict, facts) -> dict:
         "padded_md": "With the vocabulary padded to a multiple of 64, as nanoGPT does: "
         "{{gpt2_small.params_total_vocab50304_nanogpt}} parameters.",
         "provenance": {
-            "kernels": ["k3explainer.kernels.gpt2_params"],
+            "kernels": ["experiments.gpt2_params"],
             "inputs": f"vocab {V} (and padded {V_pad}), n_ctx {n_ctx}, n_embd {d}, n_layer {L}, "
             f"mlp_ratio {r}, tied={tied}; shapes for one sequence of T = {T}",
             "seed": None,

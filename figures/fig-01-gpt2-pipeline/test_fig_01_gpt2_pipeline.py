@@ -4,7 +4,7 @@ each other; the drawing is a row when wide and a column on a phone."""
 
 import pytest
 
-from k3explainer.kernels import gpt2_params
+from k3project.experiments import gpt2_params
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

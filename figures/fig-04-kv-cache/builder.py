@@ -20,9 +20,10 @@ from k3explainer.kernels import (
     elu_plus_one,
     kv_cache_elements,
     linear_attention,
-    mechanism_costs,
     reassociate,
 )
+
+from ..experiments import mechanism_costs
 
 
 class Params(BaseModel):
@@ -117,7 +118,7 @@ def build(params: dict, facts) -> dict:
                 "k3explainer.kernels.kv_cache_elements",
                 "k3explainer.kernels.decode_step_reads",
                 "k3explainer.kernels.decode_step_writes",
-                "k3explainer.kernels.mechanism_costs",
+                "experiments.mechanism_costs",
                 "k3explainer.kernels.reassociate",
                 "k3explainer.kernels.elu_plus_one",
                 "k3explainer.kernels.linear_attention",

@@ -17,8 +17,8 @@ from k3explainer.kernels import (
     elu_plus_one,
     kv_cache_elements,
     linear_attention,
-    mechanism_costs,
 )
+from k3project.experiments import mechanism_costs
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

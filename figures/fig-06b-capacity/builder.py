@@ -3,7 +3,7 @@ read back every stored key; the relative error of each read, averaged over the p
 seeds (with the seeds' range), for each write rule and each n on a grid from 1 to 4d — and, at
 every n, the error of the pairs grouped by when they were stored (oldest first). The states keep
 d² numbers whatever n is; the softmax cache keeps 2·n·d. All numbers come from
-kernels.capacity.recall_sweep (held equal to the plain per-n reference by the kernel tests).
+experiments.capacity.recall_sweep (held equal to the plain per-n reference by the kernel tests).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import Memory, age_profile, l2_normalize, memory_elements, recall_sweep
+from k3explainer.kernels import l2_normalize
+
+from ..experiments import Memory, age_profile, memory_elements, recall_sweep
 
 
 class MemorySpec(BaseModel):
@@ -108,10 +110,10 @@ def build(params: dict, facts) -> dict:
         "y_max": float(np.ceil(top * 4) / 4),  # the error axis, the same for every d (quarters)
         "provenance": {
             "kernels": [
-                "k3explainer.kernels.recall_sweep",
-                "k3explainer.kernels.recall_reference (its specification)",
-                "k3explainer.kernels.age_profile",
-                "k3explainer.kernels.memory_elements",
+                "experiments.recall_sweep",
+                "experiments.recall_reference (its specification)",
+                "experiments.age_profile",
+                "experiments.memory_elements",
                 "k3explainer.kernels.l2_normalize",
             ],
             "inputs": (

@@ -3,7 +3,7 @@
  * band: the range over the seeds), with a marker at the chosen n; each memory's row shows its
  * error by age at that n (the stored pairs in tenths, oldest first, coloured by error), the error
  * itself and the numbers it keeps (d² for a state, 2·n·d for the cache). Every number was computed
- * at build time (kernels.recall_sweep) for every d and every n on the slider's grid.
+ * at build time (experiments.recall_sweep) for every d and every n on the slider's grid.
  * State: d = key width; n = pairs stored (snapped to d's grid); m = the picked memory (−1: none). */
 (function () {
   "use strict";

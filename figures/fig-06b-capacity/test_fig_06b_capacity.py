@@ -6,8 +6,8 @@ equation symbols link both ways; axe finds nothing."""
 import numpy as np
 import pytest
 
-from k3explainer.kernels import age_profile, recall_sweep
 from k3explainer.site import projectcode
+from k3project.experiments import age_profile, recall_sweep
 from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

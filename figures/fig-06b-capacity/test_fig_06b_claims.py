@@ -10,8 +10,8 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from k3explainer.kernels import Memory, recall_sweep
 from k3explainer.site import projectcode
+from k3project.experiments import Memory, recall_sweep
 from tests.site import article
 from tests.site.project import ROOT
 

@@ -1,7 +1,7 @@
 """FIG 07b · Forgetting on purpose: a long-lived fact, then a topic, then a switch to a new topic,
 through DeltaNet (no decay), Gated DeltaNet (one scalar α) and KDA (α on the topic channels,
 none on the fact's), with the gate acting at the switch or on every step. The builder only sets
-up the runs and shapes what `kernels.forgetting_curves` measures: how much of each kind of item
+up the runs and shapes what `experiments.forgetting_curves` measures: how much of each kind of item
 a query still gets back after each token, for every α on the slider."""
 
 from itertools import pairwise
@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from k3explainer.kernels import FORGETTING_KINDS, FORGETTING_MECHANISMS, forgetting_curves, gate_schedule
+from ..experiments import FORGETTING_KINDS, FORGETTING_MECHANISMS, forgetting_curves, gate_schedule
 
 DECIMALS = 3  # shipped precision: one digit finer than the page shows (whole percent)
 
@@ -133,9 +133,9 @@ def build(params: dict, facts) -> dict:
         "y_min": float(min(0.0, np.floor(recall.min() * 10) / 10)),
         "provenance": {
             "kernels": [
-                "k3explainer.kernels.forgetting_curves",
-                "k3explainer.kernels.topic_switch_stream",
-                "k3explainer.kernels.gate_schedule",
+                "experiments.forgetting_curves",
+                "experiments.topic_switch_stream",
+                "experiments.gate_schedule",
                 "k3explainer.kernels.kda",
             ],
             "inputs": (

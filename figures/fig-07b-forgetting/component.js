@@ -1,7 +1,7 @@
 /* FIG 07b · Forgetting on purpose: a fact, a topic, then a switch to a new topic, through DeltaNet
  * (no decay), Gated DeltaNet (one α on every key channel) and KDA (α on the topic channels, none on
  * the fact's). Three small charts, one per kind of item, draw how much of each stored value a query
- * still gets back after each token (kernels.forgetting_curves, for every α and both gate schedules,
+ * still gets back after each token (experiments.forgetting_curves, for every α and both gate schedules,
  * at build time); a strip shows what each mechanism's gate multiplies each key channel by.
  * State: when = the gate's schedule, alpha = the slider's α, token = the marker (counted from 1). */
 (function () {

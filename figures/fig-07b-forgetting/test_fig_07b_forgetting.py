@@ -8,7 +8,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from k3explainer.kernels import forgetting_curves, gate_schedule
+from k3project.experiments import forgetting_curves, gate_schedule
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser

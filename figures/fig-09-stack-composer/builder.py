@@ -4,7 +4,7 @@ Two sets of constants are shipped, and the component switches between them with 
 * "toy" (ILLUSTRATIVE, the spec's params): the all-MLA, all-KDA and 3:1 presets;
 * "k3" (SOURCE, from the facts kimi_k3.kda_gate and kimi_k3.gated_mla): the K3 preset.
 The component toggles layers and sums the per-layer values shipped here; every per-layer value
-is computed by `k3explainer.kernels.costs` for each context length on the slider.
+is computed by `experiments.stack_decode_memory` for each context length on the slider.
 """
 
 from typing import Literal, get_args
@@ -12,7 +12,9 @@ from typing import Literal, get_args
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory
+from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+
+from ..experiments import hybrid_layout
 
 MAX_LAYERS = 96  # the layer-count stepper's range; K3's 93 layers fit
 Preset = Literal["all-MLA", "all-KDA", "3:1", "K3"]  # quote "3:1": YAML 1.1 reads a bare 3:1 as the number 181
@@ -137,7 +139,7 @@ def build(params: dict, facts) -> dict:
             "kernels": [
                 "k3explainer.kernels.mla_decode_memory",
                 "k3explainer.kernels.kda_decode_memory",
-                "k3explainer.kernels.hybrid_layout",
+                "experiments.hybrid_layout",
             ],
             "totals": "sum of the per-layer values over the shown layout (equals stack_decode_memory(...).sum(0))",
             "inputs": f"N = 2^k for {grid[0]} ≤ N ≤ {grid[-1]}; K3 layout from facts kimi_k3.layer_layout",

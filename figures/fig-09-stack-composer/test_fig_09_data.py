@@ -11,7 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
+from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+from k3project.experiments import hybrid_layout, stack_decode_memory
 from tests.site import article
 from tests.site.article import flat
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from k3explainer.kernels import hybrid_layout, kda_decode_memory, mla_decode_memory, stack_decode_memory
+from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+from k3project.experiments import hybrid_layout, stack_decode_memory
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

@@ -1,6 +1,6 @@
 """FIG 11b · Keeping experts busy: the load on each expert over a router's training steps, with no
 balancing, with Switch Transformer's auxiliary loss (at several weights α) and with DeepSeek-V3's
-selection-only bias — one seeded toy router, the same batches for every run (kernels.balance).
+selection-only bias — one seeded toy router, the same batches for every run (experiments.balance).
 
 Shipped for the component: the busiest-to-mean load ratio of every run at every step (the lines),
 the per-expert loads at every `every`-th step (the bars), the share of routing slots a capacity
@@ -11,7 +11,7 @@ update that the auxiliary loss supplied, and the bias vector of the bias run.
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import balance_runs, dropped_share, expert_capacity, load_ratio
+from ..experiments import balance_runs, dropped_share, expert_capacity, load_ratio
 
 LABELS = {
     "none": "No balancing",
@@ -128,12 +128,12 @@ def build(params: dict, facts) -> dict:
         ),
         "provenance": {
             "kernels": [
-                "k3explainer.kernels.balance_runs (checked against balance_run_loop, which uses "
+                "experiments.balance_runs (checked against balance_run_loop, which uses "
                 "moe.route, moe.expert_load, moe.balance_shares, moe.switch_balance_loss and "
                 "moe.update_balance_bias)",
-                "k3explainer.kernels.load_ratio",
-                "k3explainer.kernels.expert_capacity",
-                "k3explainer.kernels.dropped_share",
+                "experiments.load_ratio",
+                "experiments.expert_capacity",
+                "experiments.dropped_share",
             ],
             "inputs": (
                 f"default_rng({P.seed}): preference p0 = {P.preference_scale} × standard normal [{E}], "

@@ -3,7 +3,7 @@
  * Top: the busiest expert's load ÷ the mean load at every step, one line per run (the other α
  * values faint), the capacity factor as a dashed line, a marker at the chosen step. Below: the
  * load on each expert at that step, one bar panel per run, slots over capacity drawn as dropped.
- * Every number was computed at build time (kernels.balance); nothing here does science.
+ * Every number was computed at build time (experiments.balance); nothing here does science.
  * State: step (a grid step), a = α, cf = capacity factor, e = the selected expert (−1: none). */
 (function () {
   "use strict";

@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.kernels import balance_runs, dropped_share, expert_capacity, load_ratio
 from k3explainer.site.projectcode import builder
+from k3project.experiments import balance_runs, dropped_share, expert_capacity, load_ratio
 from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

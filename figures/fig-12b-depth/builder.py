@@ -1,5 +1,5 @@
 """FIG 12b · What depth does to the stream a layer reads: one seeded stack of random MLP layers, run
-with the plain PreNorm residual and with attention residuals (kernels.depth_experiment).
+with the plain PreNorm residual and with attention residuals (experiments.depth_experiment).
 
 For each reading layer on the slider: the size (RMS) of what the layer reads, each source's weight
 in the mix, and each source's share of the input's squared norm, averaged over the tokens, for
@@ -12,7 +12,7 @@ on the slider and the figure's opening view.
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import depth_experiment
+from ..experiments import depth_experiment
 
 K3_DEPTH = "kimi_k3.layer_layout"
 RULES = ("plain", "random", "aligned")
@@ -103,12 +103,12 @@ def build(params: dict, facts) -> dict:
         ),
         "provenance": {
             "kernels": [
-                "k3explainer.kernels.depth_experiment",
-                "k3explainer.kernels.residual_stack",
+                "experiments.depth_experiment",
+                "experiments.residual_stack",
                 "k3explainer.kernels.attention_residual",
-                "k3explainer.kernels.depth_shares",
-                "k3explainer.kernels.retrieval_query",
-                "k3explainer.kernels.mlp_sublayer",
+                "experiments.depth_shares",
+                "experiments.retrieval_query",
+                "experiments.mlp_sublayer",
             ],
             "facts": [K3_DEPTH, "calc.k3_residual_writes"],
             "inputs": (

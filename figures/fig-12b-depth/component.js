@@ -1,4 +1,4 @@
-/* FIG 12b · What depth does to the stream a layer reads (kernels.depth_experiment, at build time).
+/* FIG 12b · What depth does to the stream a layer reads (experiments.depth_experiment, at build time).
  * One seeded stack of random MLP layers read three ways: the plain residual stream, attention
  * residuals with random queries, and the same with the reading layer's query aimed at layer
  * `target`. Two log–log charts over the reading layer l (the size of its input; the target's share

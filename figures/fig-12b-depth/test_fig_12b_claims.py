@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from k3explainer.kernels import attention_residual, residual_stack, retrieval_query, stream_rms
+from k3explainer.kernels import attention_residual
 from k3explainer.site.projectcode import builder
+from k3project.experiments import residual_stack, retrieval_query, stream_rms
 from tests.site import article
 from tests.site.project import ROOT
 

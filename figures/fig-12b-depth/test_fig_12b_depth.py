@@ -6,8 +6,8 @@ state lives in the URL and comes back with it; the equation's symbols link both 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import depth_experiment
 from k3explainer.site.projectcode import builder
+from k3project.experiments import depth_experiment
 from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

@@ -5,8 +5,9 @@ from typing import Annotated, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from k3explainer.kernels import hybrid_layout, k3_derived, silu, situ
+from k3explainer.kernels import silu, situ
 
+from ..experiments import hybrid_layout, k3_derived
 from .editorial import cited_facts, require_unique_ids
 
 DIGITS = 5  # curve samples are shipped rounded; the page shows at most 3 decimals
@@ -161,8 +162,8 @@ def build(params: dict, facts) -> dict:
         },
         "provenance": {
             "kernels": [
-                "k3explainer.kernels.hybrid_layout",
-                "k3explainer.kernels.k3_derived",
+                "experiments.hybrid_layout",
+                "experiments.k3_derived",
                 "k3explainer.kernels.situ",
                 "k3explainer.kernels.silu",
             ],

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import yaml
 
-from k3explainer.kernels import hybrid_layout, silu, situ
+from k3explainer.kernels import silu, situ
+from k3project.experiments import hybrid_layout
 from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import MECHANISMS, complexity_curves
+from ..experiments import MECHANISMS, complexity_curves
 
 
 class Params(BaseModel):
@@ -25,7 +25,7 @@ class Params(BaseModel):
     n_max: int = Field(ge=2)
     n_default: int
     points_per_octave: int = Field(ge=1)  # slider stops per doubling of N
-    mechanisms: list[str]  # curves to draw, each a key of kernels.MECHANISMS
+    mechanisms: list[str]  # curves to draw, each a key of experiments.MECHANISMS
 
 
 LABELS = {
@@ -119,7 +119,7 @@ def build(params: dict, facts) -> dict:
             "size), and decoding is bound by memory bandwidth: what it reads per token ([FIG 16](#fig-16))."
         ),
         "provenance": {
-            "kernels": ["k3explainer.kernels.complexity_curves", "k3explainer.kernels.mechanism_costs"],
+            "kernels": ["experiments.complexity_curves", "experiments.mechanism_costs"],
             "inputs": (
                 f"N = {N[0]} … {N[-1]} ({per_octave} points per doubling); d_h = {params['d_h']}, "
                 f"L = {params['n_layers']}, d_c = {params['d_c']}, C = {params['chunk_size']}, one head; "

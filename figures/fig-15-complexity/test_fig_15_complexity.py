@@ -5,7 +5,7 @@ state lives in the URL."""
 import numpy as np
 import pytest
 
-from k3explainer.kernels import complexity_curves
+from k3project.experiments import complexity_curves
 from tests.browser.fixtures import Watch
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data
 

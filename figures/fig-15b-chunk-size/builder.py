@@ -1,10 +1,10 @@
 """FIG 15b · Why kernels pick a middle chunk size: a time model of one head's chunked pass.
 
 The multiply-add count alone (2·N·d² + 2·N·C·d, or KDA's eq. 13) is smallest at C = 1. The time
-model (kernels.chunk_time_terms) adds the two things the count leaves out: the N/C chunks run one
+model (experiments.chunk_time_terms) adds the two things the count leaves out: the N/C chunks run one
 after another with a fixed latency each, and tiles C rows wide run below the matrix hardware's
 peak (tile_efficiency). Its total has a minimum in the middle; the shaded band is where the
-total is within `within` of that minimum (kernels.chunk_time_band), for every setting of the
+total is within `within` of that minimum (experiments.chunk_time_band), for every setting of the
 reader's knobs (head width d, per-step latency ℓ), all computed here.
 
 Two grids of C: powers of two (the slider and the readouts) and a finer geometric grid with
@@ -17,7 +17,9 @@ from typing import Annotated
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from k3explainer.kernels import chunk_time_band, chunk_time_terms, chunked_cost_terms, tile_efficiency
+from k3explainer.kernels import chunked_cost_terms
+
+from ..experiments import chunk_time_band, chunk_time_terms, tile_efficiency
 
 TERM_LABELS = {
     "state": "state work (across chunks)",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from k3explainer.kernels import chunked_cost_terms, reassociation_costs
-from k3explainer.kernels.costs import chunk_time_band, chunk_time_terms
+from k3project.experiments import chunk_time_band, chunk_time_terms
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser

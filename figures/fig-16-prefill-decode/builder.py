@@ -11,7 +11,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from k3explainer.kernels import mechanism_costs
+from ..experiments import mechanism_costs
 
 MECHANISMS = {
     "softmax": {"label": "Softmax + KV cache", "short": "Softmax", "memory": "cache", "sym": "kv-cache"},
@@ -234,7 +234,7 @@ def build(params: dict, facts) -> dict:
             "input to queries, keys, values, gates or latents, are not counted. At decode, N includes the new token."
         ),
         "provenance": {
-            "kernels": ["k3explainer.kernels.mechanism_costs"],
+            "kernels": ["experiments.mechanism_costs"],
             "inputs": (
                 f"N = {N[0]} … {N[-1]} (powers of two); d_h = {params['d_h']}, heads = {params['n_heads']}, "
                 f"d_c = {params['d_c']}, C = {params['chunk_size']}; one layer (the hybrid is the {ratio}:1 per-layer average)"

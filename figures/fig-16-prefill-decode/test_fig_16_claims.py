@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from k3explainer.kernels import mechanism_costs
+from k3project.experiments import mechanism_costs
 from tests.site import article
 from tests.site.project import ROOT
 

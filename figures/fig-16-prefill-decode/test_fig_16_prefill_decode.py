@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from k3explainer.kernels import mechanism_costs
+from k3project.experiments import mechanism_costs
 from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser

@@ -87,7 +87,7 @@ def _serve_edit_seconds(root: Path, tmp: Path, edit) -> float:
     client. The copy starts from the project's caches (figure data, math) but writes its own, so an
     edit measured here never invalidates the project's."""
     project = tmp / "project"
-    for folder in ("content", "templates", "static", "figures", "experiments"):
+    for folder in ("content", "templates", "static", "figures", "experiments"):  # what exists of them
         if (root / folder).is_dir():
             shutil.copytree(root / folder, project / folder, ignore=shutil.ignore_patterns("__pycache__"))
     if (root / "derived.py").is_file():

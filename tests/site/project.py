@@ -50,7 +50,7 @@ class Scratch:
 
 def scratch_project(tmp: Path) -> Scratch:
     root = tmp / "project"
-    for folder in ("content", "static", "figures"):
+    for folder in ("content", "figures", "experiments"):
         shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for file in ("build.py", "derived.py"):
         shutil.copy(ROOT / file, root / file)

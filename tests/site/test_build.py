@@ -14,6 +14,7 @@ from k3explainer import kernels
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.pipeline import Project, build, compile_site
+from k3project import experiments
 
 from .project import ROOT, scratch_project, tree_digest
 
@@ -119,9 +120,10 @@ def test_manifest_gives_every_figure_and_fact_its_provenance(compiled):
             assert prov and (prov.get("kernels") or prov.get("facts")), (
                 f"{fid} does not say where its numbers come from"
             )
-            for entry in prov.get("kernels", []):
-                m = re.match(r"k3explainer\.kernels\.(\w+)", entry)
-                assert m and hasattr(kernels, m.group(1)), f"{fid}: {entry!r} names no kernel function"
+            for entry in prov.get("kernels", []):  # the engine's kernels or the article's experiments
+                m = re.match(r"(k3explainer\.kernels|experiments)\.(\w+)", entry)
+                module = kernels if m and m.group(1) == "k3explainer.kernels" else experiments
+                assert m and hasattr(module, m.group(2)), f"{fid}: {entry!r} names no kernel function"
             for key in prov.get("facts", []):
                 assert key in manifest["facts"], f"{fid}: unknown fact {key!r}"
     assert all(f["provenance"] in ("source", "illustrative") and f["source"] for f in manifest["facts"].values())

@@ -47,7 +47,7 @@ def causal_softmax_attention(q, k, v, *, scale=None, trace=False):
 
 
 def attention_row_trace(q, k, v, t, *, scale=None):
-    """Everything FIG 02 shows for query row t, sliced from `causal_softmax_attention(trace=True)`."""
+    """One query row t in full (raw and scaled scores, mask, weights, output), sliced from `causal_softmax_attention(trace=True)`."""
     _, _, tr = causal_softmax_attention(q, k, v, scale=scale, trace=True)
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     return dict(

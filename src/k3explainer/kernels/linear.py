@@ -61,7 +61,7 @@ def linear_attention(q, k, v, *, scale=1.0, normalize=False, eps=1e-10, form="re
 
 
 def reassociate(q, k, v):
-    """Non-causal (QKᵀ)V vs Q(KᵀV) (FIG 05): both products, the T×T and K×V middles, and
+    """Non-causal (QKᵀ)V vs Q(KᵀV): both products, the T×T and K×V middles, and
     the multiply-add count of each order: T²·(K+V) vs 2·T·K·V."""
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     T, K = q.shape
@@ -79,7 +79,7 @@ def reassociate(q, k, v):
 
 
 def similarity_kernels(q, k, *, scale=1.0):
-    """FIG 05b: the two similarities for raw (not feature-mapped) q [Tq, K] and k [Tk, K].
+    """The two similarities for raw (not feature-mapped) q [Tq, K] and k [Tk, K].
 
     `exp`: softmax's kernel exp(scale·q·k); `elu`: linear attention's φ(q)·φ(k), φ = elu + 1.
     Both are positive; each row normalised gives the attention weights of that mechanism

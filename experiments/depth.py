@@ -21,8 +21,7 @@ seeded inputs (the FIG 12b builder draws them from `np.random.default_rng(seed)`
 
 import numpy as np
 
-from .activations import rms_norm, silu
-from .attnres import attention_residual, residual_shares
+from k3explainer.kernels import attention_residual, residual_shares, rms_norm, silu
 
 
 def mlp_sublayer(x, w_in, w_out):

@@ -1,4 +1,4 @@
-"""kernels.capacity (FIG 06b): the fast sweep equals the per-n reference built from the article's
+"""experiments.capacity (FIG 06b): the fast sweep equals the per-n reference built from the article's
 kernels; the reference itself is the store-then-read protocol; and the identities a capacity
 experiment must satisfy (one pair is recalled exactly, orthogonal keys do not interfere, decay
 fades a pair by αᵃ, softmax over a cache of one pair returns it, the memory counts)."""
@@ -8,19 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import (
+from k3explainer.kernels import l2_normalize, softmax
+from k3project.experiments import (
     Memory,
     age_profile,
-    l2_normalize,
     memory_elements,
     recall_errors_reference,
     recall_reference,
     recall_sweep,
     relative_errors,
-    softmax,
 )
-
-from .helpers import FAST
+from tests.kernels.helpers import FAST
 
 MEMORIES = [
     Memory("additive"),

@@ -9,17 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import (
+from k3explainer.kernels import chunked_linear_madds, kda_chunked_flops
+from k3project.experiments import (
     chunk_time_band,
     chunk_time_best_c,
     chunk_time_terms,
     chunk_work_madds,
-    chunked_linear_madds,
-    kda_chunked_flops,
     tile_efficiency,
 )
-
-from .helpers import FAST
+from tests.kernels.helpers import FAST
 
 HW = dict(peak=4e6, c_half=16.0)
 FINE = 2.0 ** np.arange(0, 13 + 1e-9, 1 / 64)  # 1 … 8192 at 64 points per doubling

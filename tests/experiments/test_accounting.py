@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from k3explainer.kernels import gpt2_params, hybrid_layout, k3_derived
+from k3project.experiments import gpt2_params, hybrid_layout, k3_derived
 
 
 def test_gpt2_small_exact_counts_and_breakdown():

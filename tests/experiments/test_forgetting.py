@@ -1,4 +1,4 @@
-"""kernels.forgetting: the topic-switch stream, the gate schedules, recall shares, and the batched
+"""experiments.forgetting: the topic-switch stream, the gate schedules, recall shares, and the batched
 curves against the plain loop over `delta.kda` runs (the specification)."""
 
 import numpy as np
@@ -6,21 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import (
+from k3explainer.kernels import delta_rule, gated_delta_rule, kda
+from k3project.experiments import (
     FORGETTING_KINDS,
     FORGETTING_MECHANISMS,
     FORGETTING_SCHEDULES,
-    delta_rule,
     forgetting_curves,
     forgetting_curves_reference,
     gate_schedule,
-    gated_delta_rule,
-    kda,
     recall_share,
     topic_switch_stream,
 )
-
-from .helpers import EXACT, FAST
+from tests.kernels.helpers import EXACT, FAST
 
 SMALL = dict(d_k=6, d_v=3, n_slow=2, n_tokens=14, switch_at=6, pairs=2, topic_rank=3)
 alphas = st.sampled_from([0.0, 0.3, 0.5, 0.9, 1.0])

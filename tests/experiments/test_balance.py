@@ -1,4 +1,4 @@
-"""kernels.balance (FIG 11b): the two gradients against finite differences, the batched runs against
+"""experiments.balance (FIG 11b): the two gradients against finite differences, the batched runs against
 the per-token loop that is their specification, and the load statistics on hand examples."""
 
 import numpy as np
@@ -6,21 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import (
+from k3explainer.kernels import balance_shares, route, softmax, switch_balance_loss
+from k3project.experiments import (
     balance_run_loop,
     balance_runs,
-    balance_shares,
     dropped_share,
     expert_capacity,
     load_ratio,
-    route,
-    softmax,
     switch_aux_logit_grad,
-    switch_balance_loss,
     task_logit_grad,
 )
-
-from .helpers import EXACT, FAST
+from tests.kernels.helpers import EXACT, FAST
 
 TIGHT = dict(rtol=0, atol=1e-11)  # two orders of summation over a run of updates
 

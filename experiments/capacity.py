@@ -27,10 +27,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .activations import softmax
-from .costs import kda_decode_memory, kv_cache_elements
-from .delta import delta_rule, gated_delta_rule
-from .linear import linear_attention
+from k3explainer.kernels import (
+    delta_rule,
+    gated_delta_rule,
+    kda_decode_memory,
+    kv_cache_elements,
+    linear_attention,
+    softmax,
+)
 
 KINDS = ("additive", "delta", "softmax")
 

@@ -34,8 +34,7 @@ the two agree.
 
 import numpy as np
 
-from .activations import l2_normalize
-from .delta import kda
+from k3explainer.kernels import kda, l2_normalize
 
 FORGETTING_MECHANISMS = ("deltanet", "gated", "kda")  # no decay · one scalar α · per-channel α
 FORGETTING_KINDS = ("old", "new", "fact")  # old topic · new topic · the long-lived fact

@@ -38,7 +38,7 @@ equal. Neither draws random numbers: callers pass seeded X, W0 and p0.
 
 import numpy as np
 
-from .moe import balance_shares, expert_load, route, switch_balance_loss, update_balance_bias
+from k3explainer.kernels import balance_shares, expert_load, route, switch_balance_loss, update_balance_bias
 
 BALANCE_REGIMES = ("none", "switch", "bias")
 

@@ -1,4 +1,4 @@
-"""kernels.depth: the batched stack equals the token-by-token specification, the attention path
+"""experiments.depth: the batched stack equals the token-by-token specification, the attention path
 equals the existing Block AttnRes kernel with one block per layer, and the identities FIG 12b's
 prose leans on hold (the plain input is the unrolled sum; shares sum to one; an attention-residual
 input is never larger than its largest source; the aimed query has the asked-for length)."""
@@ -8,22 +8,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import (
-    attention_residual,
-    block_attention_residuals,
+from k3explainer.kernels import attention_residual, block_attention_residuals, residual_shares, rms_norm
+from k3project.experiments import (
     depth_experiment,
     depth_experiment_naive,
     depth_shares,
     mlp_sublayer,
-    residual_shares,
     residual_stack,
     residual_stack_naive,
     retrieval_query,
-    rms_norm,
     stream_rms,
 )
-
-from .helpers import EXACT, FAST
+from tests.kernels.helpers import EXACT, FAST
 
 CLOSE = dict(rtol=1e-12, atol=1e-12)  # two orders of the same float64 sums
 

@@ -5,6 +5,10 @@ Nothing here hard-codes a fact: callers pass the published numbers (from facts.y
 
 import math
 
+import numpy as np
+
+from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+
 
 def gpt2_params(*, vocab_size=50257, n_ctx=1024, n_embd=768, n_layer=12, mlp_ratio=4, tied=True):
     """Exact GPT-2 parameter count with its breakdown (biases everywhere, LayerNorm = weight + bias).
@@ -82,3 +86,10 @@ def k3_derived(
         kda_to_mla=kda_layers / mla_layers,
         cached_layer_reduction=1 - mla_layers / layers,
     )
+
+
+def stack_decode_memory(layout, N, *, kda_heads, d_h, d_c, d_r=0):
+    """Decode memory per layer for a stack `layout` (sequence of "kda" / "mla"): [n_layers, *N.shape]
+    elements. Sum over axis 0 for the total."""
+    kda = np.broadcast_to(kda_decode_memory(kda_heads, d_h), np.shape(N))
+    return np.stack([mla_decode_memory(N, d_c, d_r) if kind == "mla" else kda for kind in layout])

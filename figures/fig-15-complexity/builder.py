@@ -11,6 +11,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from k3explainer.site.readertext import fixed, integer, si
+
 from ..experiments import MECHANISMS, complexity_curves
 
 
@@ -85,10 +87,26 @@ def build(params: dict, facts) -> dict:
         lo = min(float(v.min()) for v in values.values())
         hi = max(float(v.max()) for v in values.values())
         y_range = [float(np.floor(np.log10(lo) * 2) / 2), float(np.ceil(np.log10(hi) * 2) / 2)]
+        growth = {m: np.round(at_2n[m][metric] / at_n[m][metric], 4) for m in mechanisms}
+        unit = meta["unit"]
         metrics[metric] = {
             **meta,
             "values": values,
-            "growth": {m: np.round(at_2n[m][metric] / at_n[m][metric], 4) for m in mechanisms},
+            "growth": growth,
+            # what the table and the narration show, written here (readertext) so tests read them
+            "value_text": {m: [si(v, unit) for v in values[m]] for m in mechanisms},
+            "growth_text": {m: [f"×{fixed(g, 2)}" for g in growth[m]] for m in mechanisms},
+            "text": {
+                "caption": f"{meta['label']} at N = {{n}} tokens",
+                "unit_head": f"{meta['label']} ({unit}s)" if unit else f"{meta['label']} (elements)",
+                "chart_label": (
+                    f"Log–log chart of {meta['axis']} against sequence length N for {len(mechanisms)} "
+                    "mechanisms; the marker is at N = {n} tokens."
+                ),
+                "describe": f"{meta['label']} ({meta['noun']}) at N = {{n}} tokens: "
+                + ", ".join(f"{SHORT[m]} {{{m}}}" for m in mechanisms)
+                + ".",
+            },
             # fixed log10 axis range (Plotly's convention for log axes), and the same span as values
             # for the vertical N marker
             "y_range": y_range,
@@ -102,6 +120,8 @@ def build(params: dict, facts) -> dict:
     ticks = [n for i, n in enumerate(octave_ns) if i % 3 == 0 and len(octave_ns) - 1 - i >= 2] + [octave_ns[-1]]
     return {
         "n": N,
+        "n_text": [integer(n) for n in N],
+        "slider_text": "{n} tokens",
         "n_default_index": int(np.flatnonzero(N == default)[0]),
         "x_range": [float(np.log10(N[0])), float(np.log10(N[-1]))],
         "x_ticks": ticks,

@@ -23,10 +23,8 @@
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
       var st = ctx.get();
-      function M() { return data.metrics[st.metric]; }
       function at(s) { return data.n.indexOf(s.n); }
-      function fmtValue(v) { return W.si(v, M().unit); }
-      function fmtN(i) { return W.int(data.n[i]); }
+      function nSlot(i) { return { n: ["n_text", i] }; }
 
       /* ---------- controls, chart, table ---------- */
       var switcher = W.choice({
@@ -40,7 +38,8 @@
       var chart = W.scrubber({
         mount: mount, values: data.n, index: at(st), plotClass: "f15-plot", margin: MARGIN,
         views: Object.keys(data.metrics), view: st.metric,
-        slider: { label: "N", aria: "Sequence length N", format: function (n) { return W.int(n) + " tokens"; } },
+        slider: { label: "N", aria: "Sequence length N",
+          format: function (n) { return ctx.text(["slider_text"], nSlot(data.n.indexOf(n))); } },
         curves: function (metric) {
           return data.mechanisms.map(function (m) {
             var look = LOOK[m.key];
@@ -92,14 +91,14 @@
 
       /* ---------- painting ---------- */
       function paintTable(i) {
-        caption.textContent = M().label + " at N = " + fmtN(i) + " tokens";
-        unitHead.textContent = M().unit ? M().label + " (" + M().unit + "s)" : M().label + " (elements)";
-        data.mechanisms.forEach(function (m) {
-          rows[m.key].value.textContent = fmtValue(M().values[m.key][i]);
-          rows[m.key].growth.textContent = "×" + W.fmt(M().growth[m.key][i], 2);
+        var m = st.metric;
+        ctx.show(caption, ["metrics", m, "text", "caption"], nSlot(i));
+        ctx.show(unitHead, ["metrics", m, "text", "unit_head"]);
+        data.mechanisms.forEach(function (mech) {
+          ctx.show(rows[mech.key].value, ["metrics", m, "value_text", mech.key, i]);
+          ctx.show(rows[mech.key].growth, ["metrics", m, "growth_text", mech.key, i]);
         });
-        chart.plot.setAttribute("aria-label", "Log–log chart of " + M().axis + " against sequence length N for " +
-          data.mechanisms.length + " mechanisms; the marker is at N = " + fmtN(i) + " tokens.");
+        chart.plot.setAttribute("aria-label", ctx.text(["metrics", m, "text", "chart_label"], nSlot(i)));
       }
 
       return ctx.plotly().then(function (Plotly) { return chart.start(Plotly, at(st)); }).then(function () {
@@ -111,10 +110,9 @@
             paintTable(at(state));
           },
           describe: function (prev, next) {
-            var i = at(next), metric = data.metrics[next.metric];
-            return metric.label + " (" + metric.noun + ") at N = " + fmtN(i) + " tokens: " + data.mechanisms.map(function (m) {
-              return m.short + " " + W.si(metric.values[m.key][i], metric.unit);
-            }).join(", ") + ".";
+            var i = at(next), slots = nSlot(i);
+            data.mechanisms.forEach(function (m) { slots[m.key] = ["metrics", next.metric, "value_text", m.key, i]; });
+            return { path: ["metrics", next.metric, "text", "describe"], slots: slots };
           },
         };
       });

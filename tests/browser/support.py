@@ -316,3 +316,26 @@ def spec_heights() -> tuple[dict[str, dict[int, int]], dict[str, list[dict]]]:
         {fid: dict(spec.model.reserve) for fid, spec in specs.items()},
         {fid: spec.model.reserve_for for fid, spec in specs.items() if spec.model.reserve_for},
     )
+
+
+def assert_shown_is_shipped(page, site_dir: Path, fig_id: str) -> int:
+    """Every text a component placed with ctx.show (the narration line included, once it has
+    spoken) is the shipped text at the path it is tagged with, its slots filled the way
+    site/readertext.py fills them: one check of what is shown against what was shipped, the
+    same for every figure and state. Returns how many texts it compared."""
+    import json
+
+    from k3explainer.site.readertext import at, fill
+
+    data = shipped_data(site_dir, fig_id)
+    shown = page.eval_on_selector_all(
+        f"#{fig_id} [data-shows]",
+        "els => els.map(e => [e.getAttribute('data-shows'), e.getAttribute('data-slots'), e.textContent, e.innerHTML])",
+    )
+    for path, slots, text, html in shown:
+        path = json.loads(path)
+        if str(path[-1]).endswith("_html"):
+            assert html == at(data, path), (fig_id, path)
+        else:
+            assert text == fill(data, path, json.loads(slots) if slots else None), (fig_id, path, slots)
+    return len(shown)

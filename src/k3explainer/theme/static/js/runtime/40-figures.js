@@ -18,6 +18,9 @@
  * of 20-hash (`how`: "click" | "key" discrete; "input" | "drag" | "play" | "wheel" | "hover" continuous;
  * ctx.end() ends a continuous gesture). ctx.get() is the current state; ctx.on(target, type, fn)
  * adds a listener that destroy() removes; ctx.visible() says whether the figure is on screen.
+ * Reader text comes from the data: ctx.show(el, path, slots) places a shipped sentence and tags
+ * el with where it came from, ctx.text(path, slots) returns one, and describe() returns
+ * {path, slots} for the narration (readerText below).
  * Back/forward and shared links restore state through render(…, "restore").
  */
 (function () {
@@ -37,6 +40,43 @@
       p.textContent = "This figure could not start: " + err.message;
       mount.appendChild(p);
     }
+  }
+
+  /* Reader text is written in Python (site/readertext.py says how): the builder ships every
+   * sentence, whole or as a template whose {slots} take other shipped texts, and the component
+   * only places it. text(path, slots) is the text at `path` in the data (["steps", 3, "read"]),
+   * each {name} filled with the text at the path slots[name]; a missing text, a slot without a
+   * value or a value that is not text throws, so a figure never shows "undefined". */
+  function at(data, path) {
+    return path.reduce(function (node, key) {
+      if (node === null || typeof node !== "object" || !(key in node)) throw new Error("no text at " + JSON.stringify(path));
+      return node[key];
+    }, data);
+  }
+  function readerText(data, path, slots) {
+    var template = at(data, path), given = Object.keys(slots || {}).sort();
+    if (typeof template !== "string") throw new Error("no text at " + JSON.stringify(path));
+    var names = (template.match(/\{\w+\}/g) || []).map(function (s) { return s.slice(1, -1); });
+    names = names.filter(function (n, i) { return names.indexOf(n) === i; }).sort();
+    if (names.join() !== given.join()) throw new Error(JSON.stringify(path) + ": slots " + names.join() + " ≠ " + given.join());
+    return template.replace(/\{(\w+)\}/g, function (_, name) {
+      var v = at(data, slots[name]);
+      if (typeof v !== "string" && !Number.isInteger(v)) throw new Error(JSON.stringify(path) + ": slot " + name + " is not text");
+      return String(v);
+    });
+  }
+  /* show(el, path, slots): the text in el (a path ending in an _html key: its rendered Markdown),
+   * with both paths on el (data-shows, data-slots), so a test checks what is shown against what
+   * was shipped through one mechanism for every figure (tests/browser/support.py). */
+  function showText(data, el, path, slots) {
+    var html = /_html$/.test(String(path[path.length - 1]));
+    if (html && slots) throw new Error(JSON.stringify(path) + ": rendered Markdown takes no slots");
+    if (html) el.innerHTML = at(data, path);
+    else el.textContent = readerText(data, path, slots);
+    el.setAttribute("data-shows", JSON.stringify(path));
+    if (slots) el.setAttribute("data-slots", JSON.stringify(slots));
+    else el.removeAttribute("data-slots");
+    return el;
   }
 
   function controller(fig, component) {
@@ -66,8 +106,10 @@
       c.state = next;
       c.view.render(next, prev, how);
       if (how !== "restore") {
+        // describe() says what changed: a text of the data ({path, slots}, tagged like show()'s)
         var said = c.view.describe ? c.view.describe(prev, next, how) : null;
-        if (said) live.textContent = said;
+        if (said && said.path) showText(data, live, said.path, said.slots);
+        else if (said) live.textContent = said;
         hash.save(id, text(next), how);
       }
       return true;
@@ -81,6 +123,8 @@
       end: hash.endGesture,
       on: function (target, type, fn, opts) { target.addEventListener(type, fn, opts); c.listeners.push([target, type, fn, opts]); },
       visible: function () { return c.visible; },
+      text: function (path, slots) { return readerText(data, path, slots); },
+      show: function (el, path, slots) { return showText(data, el, path, slots); },
     };
     return Promise.resolve(component.setup(mount, data, ctx)).then(function (view) {
       c.view = view;

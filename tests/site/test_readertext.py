@@ -20,7 +20,7 @@ def test_a_template_takes_its_slots_from_other_paths():
         (["steps", 0, "read"], {"t": ["t", 0]}, "are not the ones given"),  # a slot without a value
         (["steps", 1, "read"], {"t": ["t", 0]}, "are not the ones given"),  # a value without a slot
         (["steps", 0, "read"], {"t": ["t", 0], "n": ["x"]}, "is a float, not text"),
-        (["n"], None, "no text at ['n']"),
+        (["n"], None, "no text at"),
     ],
 )
 def test_a_template_and_slots_that_do_not_match_are_an_error(path, slots, message):

@@ -4,8 +4,6 @@ import numpy as np
 import pytest
 
 from k3explainer.kernels import (
-    gelu_tanh,
-    inverse_softplus,
     l2_normalize,
     rms_norm,
     sigmoid,
@@ -54,20 +52,12 @@ def test_situ_glu_caps_and_k3_bound():
     np.testing.assert_allclose(swiglu(1.3, 2.0), 2.0 * 1.3 / (1 + np.exp(-1.3)), **EXACT)
 
 
-def test_gelu_tanh_close_to_exact_gelu():
-    exact = np.array([0.5 * x * (1 + math.erf(x / math.sqrt(2))) for x in g[::40]])
-    np.testing.assert_allclose(gelu_tanh(g[::40]), exact, atol=1e-3)
-    assert gelu_tanh(0.0) == 0.0
-
-
 def test_sigmoid_and_softplus_are_stable_and_torch_thresholded():
     np.testing.assert_allclose(sigmoid([-1000.0, 0.0, 1000.0]), [0.0, 0.5, 1.0], **EXACT)
     assert softplus(0.0) == pytest.approx(math.log(2), abs=1e-15)
     assert softplus(25.0) == 25.0  # above threshold 20: x itself
     assert softplus(19.0) == pytest.approx(math.log1p(math.exp(19.0)), rel=1e-15)
     assert softplus(-800.0) == 0.0
-    dt = np.geomspace(1e-3, 0.1, 9)
-    np.testing.assert_allclose(softplus(inverse_softplus(dt)), dt, rtol=1e-12)
 
 
 def test_softmax_rms_l2():

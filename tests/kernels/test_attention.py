@@ -2,7 +2,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k3explainer.kernels import attention_row_trace, causal_softmax_attention, decode_with_kv_cache
+from k3explainer.kernels import causal_softmax_attention, decode_with_kv_cache
 
 from .helpers import EXACT, FAST
 
@@ -58,19 +58,6 @@ def test_appending_tokens_never_changes_earlier_outputs():
     o_short, _ = causal_softmax_attention(q[:5], k[:5], v[:5])
     o_long, _ = causal_softmax_attention(q, k, v)
     np.testing.assert_allclose(o_long[:5], o_short, **EXACT)
-
-
-def test_row_trace_is_the_tested_computation():
-    q, k, v = qkv(3, 7)
-    o, w = causal_softmax_attention(q, k, v)
-    r = attention_row_trace(q, k, v, 4)
-    np.testing.assert_allclose(r["raw_scores"], k @ q[4], **EXACT)
-    np.testing.assert_allclose(r["scaled_scores"], 0.5 * (k @ q[4]), **EXACT)
-    np.testing.assert_array_equal(r["mask"], np.arange(7) <= 4)
-    np.testing.assert_array_equal(r["weights"], w[4])
-    np.testing.assert_array_equal(r["output"], o[4])
-    np.testing.assert_allclose(r["weights"][:5] @ r["values"], r["output"], **EXACT)
-    assert r["keys"].shape == (5, 4) and r["scale"] == 0.5
 
 
 def test_first_token_sees_only_itself():

@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 
 from k3explainer.kernels import (
-    chunk_cost_per_token,
     chunked_linear_madds,
     decode_step_flops,
     decode_step_reads,
@@ -34,10 +33,8 @@ def test_decoding_every_token_sums_to_the_prefill_cost():
 
 def test_chunk_costs():
     d = 128
-    assert chunk_cost_per_token(1, d) == 2 * d * d + 2 * d
-    assert chunk_cost_per_token(64, d) == 2 * d * d + 2 * 64 * d
     C = np.array([1, 64, 128])
-    np.testing.assert_array_equal(chunk_cost_per_token(C, d), 2 * d * d + 2 * C * d)
+    np.testing.assert_array_equal(chunked_linear_madds(1, d, C), 2 * d * d + 2 * C * d)  # per token: state + chunk
     assert chunked_linear_madds(100, d, 100) == 2 * 100 * d * d + 2 * 100**2 * d  # C = T: quadratic term T²
     assert kda_chunked_flops(1, 128, 64) == 126_976
     assert kda_chunked_flops(1000, 128) == 1000 * 126_976

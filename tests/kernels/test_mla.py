@@ -11,7 +11,6 @@ from k3explainer.kernels import (
     mla_attention_naive,
     mla_cache_per_token,
     mla_compress,
-    mla_naive_cache_per_token,
     mla_reconstruct,
     mqa_cache_per_token,
     rope,
@@ -96,4 +95,3 @@ def test_cache_sizes_per_token():
     assert mha_cache_per_token(128, 128) / mla_cache_per_token(512, 64) == pytest.approx(56.9, abs=0.05)
     assert mla_cache_per_token(512, 64) / gqa_cache_per_token(1, 128) == 2.25  # = GQA with 2.25 groups
     assert mqa_cache_per_token(128) == gqa_cache_per_token(1, 128) == 256
-    assert mla_naive_cache_per_token(128, 128, 64, 128) == 40960  # DeepSeek-V3, K/V reconstructed

@@ -5,8 +5,6 @@ section of docs/kernels.md.
 """
 
 from .activations import (
-    gelu_tanh,
-    inverse_softplus,
     l2_normalize,
     rms_norm,
     sigmoid,
@@ -18,7 +16,6 @@ from .activations import (
     swiglu,
 )
 from .attention import (
-    attention_row_trace,
     causal_mask,
     causal_softmax,
     causal_softmax_attention,
@@ -27,7 +24,6 @@ from .attention import (
 )
 from .attnres import attention_residual, block_attention_residuals, residual_shares
 from .costs import (
-    chunk_cost_per_token,
     chunked_cost_terms,
     chunked_linear_madds,
     decode_step_flops,
@@ -49,7 +45,7 @@ from .delta import (
     kda,
     kda_chunked,
 )
-from .gates import beta_gate, gdn_gate, kda_gate, kda_lowerbound_gate
+from .gates import kda_gate
 from .linear import elu_plus_one, linear_attention, reassociate, similarity_kernels
 from .mla import (
     gqa_cache_per_token,
@@ -58,7 +54,6 @@ from .mla import (
     mla_attention_naive,
     mla_cache_per_token,
     mla_compress,
-    mla_naive_cache_per_token,
     mla_reconstruct,
     mqa_cache_per_token,
     rope,
@@ -77,14 +72,11 @@ from .moe import (
 
 __all__ = [
     "attention_residual",
-    "attention_row_trace",
     "balance_shares",
-    "beta_gate",
     "block_attention_residuals",
     "causal_mask",
     "causal_softmax",
     "causal_softmax_attention",
-    "chunk_cost_per_token",
     "chunked_cost_terms",
     "chunked_linear_madds",
     "decode_step_flops",
@@ -98,17 +90,13 @@ __all__ = [
     "expert_load",
     "gated_delta_rule",
     "gated_delta_rule_chunked",
-    "gdn_gate",
-    "gelu_tanh",
     "glu_expert",
     "gqa_cache_per_token",
-    "inverse_softplus",
     "kda",
     "kda_chunked",
     "kda_chunked_flops",
     "kda_decode_memory",
     "kda_gate",
-    "kda_lowerbound_gate",
     "kv_cache_elements",
     "l2_normalize",
     "linear_attention",
@@ -118,7 +106,6 @@ __all__ = [
     "mla_cache_per_token",
     "mla_compress",
     "mla_decode_memory",
-    "mla_naive_cache_per_token",
     "mla_reconstruct",
     "moe_forward",
     "mqa_cache_per_token",

@@ -18,21 +18,9 @@ def softplus(x, threshold=20.0):
     return np.where(x > threshold, x, np.log1p(np.exp(np.minimum(x, threshold))))
 
 
-def inverse_softplus(y):
-    """softplus⁻¹(y) for y > 0: how Mamba-2 / GDN initialise `dt_bias` from a target dt (§5)."""
-    y = np.asarray(y, dtype=np.float64)
-    return y + np.log(-np.expm1(-y))
-
-
 def silu(x):
     x = np.asarray(x, dtype=np.float64)
     return x * sigmoid(x)
-
-
-def gelu_tanh(x):
-    """GELU, tanh approximation (GPT-2's `gelu`)."""
-    x = np.asarray(x, dtype=np.float64)
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
 
 
 def situ(g, beta=4.0):

@@ -46,24 +46,6 @@ def causal_softmax_attention(q, k, v, *, scale=None, trace=False):
     )
 
 
-def attention_row_trace(q, k, v, t, *, scale=None):
-    """One query row t in full (raw and scaled scores, mask, weights, output), sliced from `causal_softmax_attention(trace=True)`."""
-    _, _, tr = causal_softmax_attention(q, k, v, scale=scale, trace=True)
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    return dict(
-        t=t,
-        scale=tr["scale"],
-        query=q[t],  # [K]
-        keys=k[: t + 1],  # [t+1, K] the keys row t can see
-        values=v[: t + 1],  # [t+1, V]
-        raw_scores=tr["raw_scores"][t],  # [T] incl. masked entries, for display
-        scaled_scores=tr["scaled_scores"][t],
-        mask=tr["mask"][t],
-        weights=tr["weights"][t],  # [T] zero beyond t
-        output=tr["output"][t],  # [V]
-    )
-
-
 def decode_with_kv_cache(q, k, v, *, scale=None, n_prefill=0):
     """Autoregressive decoding with a KV cache.
 

@@ -53,11 +53,6 @@ def chunked_linear_madds(T, d, C):
     return 2 * np.asarray(T) * d**2 + 2 * np.asarray(T) * C * d
 
 
-def chunk_cost_per_token(C, d):
-    """Per token per head: 2·d² + 2·C·d madds (chunked_linear_madds with T = 1)."""
-    return chunked_linear_madds(1, d, np.asarray(C))
-
-
 def reassociation_costs(T, K, V):
     """The two groupings of an unmasked Q·Kᵀ·V product for T tokens (per head).
     (QKᵀ)V: T²·(K+V) madds through a T×T middle; Q(KᵀV): 2·T·K·V madds through a K×V middle

@@ -92,8 +92,3 @@ def mqa_cache_per_token(d_head):
 def mla_cache_per_token(d_c, d_r=0):
     """Absorbed MLA caches the latent and the shared rope key: d_c + d_r (DeepSeek-V2/V3: 576)."""
     return d_c + d_r
-
-
-def mla_naive_cache_per_token(n_heads, d_n, d_r, d_v):
-    """MLA with reconstructed K/V cached per head: H(d_n + d_r) + H·d_v (DeepSeek-V3: 40,960)."""
-    return n_heads * (d_n + d_r) + n_heads * d_v

@@ -81,3 +81,11 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-quic",
         ],
     }
+
+
+def pytest_collection_modifyitems(items):
+    """Every test that drives Chromium is a browser test, marked or not, so `-m "not browser"`
+    (the inner loop) never starts one."""
+    for item in items:
+        if {"page", "browser", "module_page", "context"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)

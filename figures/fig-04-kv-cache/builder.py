@@ -22,6 +22,7 @@ from k3explainer.kernels import (
     linear_attention,
     reassociate,
 )
+from k3explainer.site.readertext import integer, sci
 
 from ..experiments import mechanism_costs
 
@@ -111,6 +112,10 @@ def build(params: dict, facts) -> dict:
         "k": k,
         "v": v,
         "steps": steps,
+        # what the figure says, written here (readertext) so a test reads it against the numbers above
+        "text": _texts(steps, D),
+        "position_text": _positions(steps, P),
+        "views": {mode: [_view(steps, tokens, P, pos, mode) for pos in range(len(steps) + 1)] for mode in MODES},
         "provenance": {
             "kernels": [
                 "k3explainer.kernels.decode_with_kv_cache",
@@ -129,3 +134,104 @@ def build(params: dict, facts) -> dict:
             "illustrative": "the continuation tokens are made up and the projections are random: no model is run",
         },
     }
+
+
+MODES = ("cache", "fixed")  # the switch's two states: the KV cache, or linear attention's fixed state
+
+
+def _texts(steps: list[dict], D: int) -> dict:
+    """The figure's fixed texts, and the ones that depend only on the switch."""
+    return {
+        "tokens_label": "Tokens: the prompt, then the decoded continuation",
+        "k_caption": "K cache · one column per token",
+        "v_caption": "V cache · one column per token",
+        "state_caption": f"state S = φ(K)ᵀV · {integer(D)} × {integer(D)}, the same size at every step",
+        "state_note": "Linear attention (§05) folds every token into this one matrix instead of keeping its key and value.",
+        "chart_label": "Memory kept after each step, in elements, against the tokens in context: the cache bars grow "
+        f"by the same amount per token; the fixed state's line stays flat at {integer(steps[0]['state']['kept'])}.",
+        "legend_cache": "KV cache per step",
+        "legend_state": "fixed state",
+        "cache": {"kept_note": "cache elements, 2·N·D", "full": "= full causal pass", "note": ""},
+        "fixed": {
+            # the output shown is normalised, so beside S the state keeps z = Σφ(k): D more numbers, not counted
+            "kept_note": "state elements D × D (+ D for the normaliser z), constant",
+            "full": "= full linear pass",
+            "note": "A different mechanism: these are linear attention's numbers, not the softmax output the "
+            "cache reproduces exactly.",
+        },
+    }
+
+
+def _positions(steps: list[dict], P: int) -> list[str]:
+    """The stepper's readout at each position: nothing yet, the prefill, then each decode step."""
+    decode = len(steps) - 1
+    return ["not started", f"prefill · {P} tokens"] + [f"decode step {j} of {decode}" for j in range(1, decode + 1)]
+
+
+# what a step reads and writes, by the switch: (before or at the prefill, at a decode step)
+READS_NOTE = {
+    "cache": ("no cache yet: k, v computed fresh", "all cached K and V, 2·N·D"),
+    "fixed": ("no state yet: built in one pass", "the whole state"),
+}
+WRITES_NOTE = {
+    "cache": ("every prompt column, 2·N·D", "one K and one V column, 2·D"),
+    "fixed": ("the whole state, built", "the whole state, rewritten"),
+}
+
+
+def _view(steps: list[dict], tokens: list[str], P: int, pos: int, mode: str) -> dict:
+    """Every text the figure shows at position `pos` (0: nothing processed, 1: the prefill, then the
+    decode steps) with the cache or the fixed state: the counters, the output panel, the narration."""
+    fixed = mode == "fixed"
+    s = steps[pos - 1] if pos else None
+    prefill = s is None or s["kind"] == "prefill"  # before the prefill, as at it, nothing has been read
+    n = s["n"] if s else 0
+    if s is None:  # the fixed state has its size before anything is processed; the cache is empty
+        mem = {"kept": steps[0]["state"]["kept"] if fixed else 0, "reads": 0, "writes": 0}
+    else:
+        mem = s["state"] if fixed else {"kept": s["cache"], "reads": s["reads"], "writes": s["writes"]}
+    kept, reads, writes = integer(mem["kept"]), integer(mem["reads"]), integer(mem["writes"])
+    view = {
+        "n": integer(n),
+        "n_note": "press Prefill"
+        if s is None
+        else "the prompt, in one pass"
+        if prefill
+        else f"prompt + {n - P} decoded",
+        "kept": kept,
+        "reads": reads,
+        "reads_note": READS_NOTE[mode][0 if prefill else 1],
+        "writes": writes,
+        "writes_note": "nothing yet" if s is None else WRITES_NOTE[mode][0 if prefill else 1],
+    }
+    # the narration: a step names what it processed; a flip of the switch, what is now shown
+    shown = "Fixed-size state shown. " if fixed else "KV cache shown. "
+    if s is None:
+        empty = (
+            f"Nothing processed yet: the fixed state ({kept} elements) is empty."
+            if fixed
+            else "Nothing processed yet: the cache is empty."
+        )
+        return {**view, "said": empty, "said_switch": shown + empty}
+
+    t, diff = s["token"], sci((s["state"] if fixed else s)["max_diff"])
+    token = f"“{tokens[t]}”"
+    view["title"] = f"{'Last prompt token' if prefill else 'New token'} {token} (position {t + 1}): " + (
+        "linear-attention output" if fixed else "output"
+    )
+    # the prefill's output comes from its own causal pass over the prompt, not through a cache
+    view["via"] = "via the state S" if fixed else "prefill pass" if prefill else "via the cache"
+    view["diff"] = f"largest difference: {diff}"
+    memory = (
+        f"fixed state holds {kept} elements" if fixed else f"cache holds {kept} elements for {integer(n)} tokens"
+    ) + f"; the step reads {reads} and writes {writes}"
+    output = (
+        "state's linear-attention output matches the full linear pass"
+        if fixed
+        else f"{'prefill' if prefill else 'cached'} output matches the full pass"
+    )
+    rest = f"; {memory}; the {output} to rounding error (largest difference {diff})."
+    j = pos - 1  # the decode step
+    processed = f"Prefill: {P} prompt tokens in one pass" if prefill else f"Decode step {j}: {token} appended"
+    after = f"After the prefill of {P} prompt tokens" if prefill else f"After decode step {j}"
+    return {**view, "said": processed + rest, "said_switch": shown + after + rest}

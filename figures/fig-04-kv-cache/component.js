@@ -2,7 +2,8 @@
  * token, then each step appends one column to each; counters show the cache size and the step's
  * reads and writes; the new token's output through the cache is shown beside the full causal
  * pass's row. A switch swaps the cache for linear attention's fixed d×d state. All numbers come
- * from decode_with_kv_cache / causal_softmax_attention / mechanism_costs at build time. */
+ * from decode_with_kv_cache / causal_softmax_attention / mechanism_costs at build time, and every
+ * text it shows (data.views for each position and switch, data.text) is written by the builder. */
 (function () {
   "use strict";
   K3.register("fig-04-kv-cache", {
@@ -24,9 +25,7 @@
         on: { click: function () { ctx.set({ step: 1 }, "click"); } } });
       var stepper = W.stepper({
         label: "Decode steps", count: COUNT, value: ctx.get().step,
-        format: function (i) {
-          return i === 0 ? "not started" : i === 1 ? "prefill · " + P + " tokens" : "decode step " + (i - 1) + " of " + (COUNT - 2);
-        },
+        format: function (i) { return ctx.text(["position_text", i]); },
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
       var player = W.player({ ctx: ctx, what: "the decode steps", last: COUNT - 1,
@@ -42,18 +41,20 @@
           el("span", { class: "f04-tok-pos k3-num", text: String(t + 1) }), el("span", { class: "f04-tok-text" }));
       });
       var strip = el("div", { class: "f04-strip" },
-        els("ol", { class: "f04-tokens", "aria-label": "Tokens: the prompt, then the decoded continuation" }, chips),
+        els("ol", { class: "f04-tokens", "aria-label": ctx.text(["text", "tokens_label"]) }, chips),
         el("span", { class: "f04-illus" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " continuation"));
 
       /* ---- memory: K and V caches, or the fixed state ---- */
       var cols = data.tokens.map(function (tok, t) { return String(t + 1); });
-      var kView = W.matrix({ caption: "K cache · one column per token", rows: dims(D, "k"), cols: cols, digits: 2, sym: "kv-cache" });
-      var vView = W.matrix({ caption: "V cache · one column per token", rows: dims(D, "v"), cols: cols, digits: 2, sym: "kv-cache" });
-      var sView = W.matrix({ caption: "state S = φ(K)ᵀV · " + D + " × " + D + ", the same size at every step",
-        rows: dims(D, "k"), cols: dims(D, "v"), digits: 2, sym: "kv-cache" });
+      var kView = W.matrix({ rows: dims(D, "k"), cols: cols, digits: 2, sym: "kv-cache" });
+      var vView = W.matrix({ rows: dims(D, "v"), cols: cols, digits: 2, sym: "kv-cache" });
+      var sView = W.matrix({ rows: dims(D, "k"), cols: dims(D, "v"), digits: 2, sym: "kv-cache" });
+      ctx.show(kView.node.createCaption(), ["text", "k_caption"]);
+      ctx.show(vView.node.createCaption(), ["text", "v_caption"]);
+      ctx.show(sView.node.createCaption(), ["text", "state_caption"]);
       var cacheBox = el("div", { class: "f04-cache" }, el("div", { class: "k3-scroll" }, kView.node), el("div", { class: "k3-scroll" }, vView.node));
       var stateBox = el("div", { class: "f04-state" }, el("div", { class: "k3-scroll" }, sView.node),
-        el("p", { class: "f04-note", text: "Linear attention (§05) folds every token into this one matrix instead of keeping its key and value." }));
+        ctx.show(el("p", { class: "f04-note" }), ["text", "state_note"]));
 
       /* ---- counters ---- */
       function counter(key, sym, label) {
@@ -79,8 +80,7 @@
       function svg(tag, attrs, text) { var n = el("svg:" + tag, attrs); if (text !== undefined) n.textContent = text; return n; }
       var chartW = X0 + data.steps.length * (BW + GAP);
       var chart = el("svg:svg", { viewBox: "0 0 " + chartW + " " + (TOP + CH + XB), class: "f04-chart", role: "img", "data-graphic": "chart",
-        "aria-label": "Memory kept after each step, in elements, against the tokens in context: the cache bars grow by " +
-          "the same amount per token; the fixed state's line stays flat at " + W.int(data.steps[0].state.kept) + "." });
+        "aria-label": ctx.text(["text", "chart_label"]) });
       for (var tv = 0; tv <= yTop; tv += tick) {
         chart.appendChild(svg("line", { x1: X0 - 3, x2: chartW, y1: y(tv), y2: y(tv), class: "f04-grid" }));
         chart.appendChild(svg("text", { x: X0 - 5, y: y(tv) + 3, class: "f04-tick", "text-anchor": "end" }, W.int(tv)));
@@ -97,10 +97,11 @@
       var yState = y(data.steps[0].state.kept);
       chart.appendChild(svg("line", { x1: X0, x2: chartW, y1: yState, y2: yState, class: "f04-stateline" }));
       var chartBox = el("figure", { class: "f04-chartbox" }, chart, el("figcaption", {}, W.legend([
-        { text: "KV cache per step", swatch: "box", cls: "f04-sw-cache" }, { text: "fixed state", swatch: "line", dash: true, cls: "f04-sw-state" }])));
+        { node: ctx.show(el("span"), ["text", "legend_cache"]), swatch: "box", cls: "f04-sw-cache" },
+        { node: ctx.show(el("span"), ["text", "legend_state"]), swatch: "line", dash: true, cls: "f04-sw-state" }])));
 
       /* ---- the new token's output: through the cache = the full causal pass ---- */
-      var outs = W.matrix({ rows: ["via the cache", "= full causal pass"], cols: dims(D, "o"), digits: 3, corner: "output" });
+      var outs = W.matrix({ rows: ["", ""], cols: dims(D, "o"), digits: 3, corner: "output" });
       var eqNote = el("p", { class: "f04-eq-note" });
       outs.node.tBodies[0].rows[0].setAttribute("data-out", "cached");
       outs.node.tBodies[0].rows[1].setAttribute("data-out", "full");
@@ -144,56 +145,33 @@
         toggle.setAttribute("aria-checked", String(fixed));
         prefillBtn.disabled = pos >= 1;
 
-        var mem = fixed ? (s ? s.state : { kept: data.steps[0].state.kept, reads: 0, writes: 0 }) : (s || { cache: 0, reads: 0, writes: 0 });
-        cN.val.textContent = W.int(n);
-        cN.sub.textContent = !s ? "press Prefill" : s.kind === "prefill" ? "the prompt, in one pass" : "prompt + " + (n - P) + " decoded";
-        cKept.val.textContent = W.int(fixed ? mem.kept : mem.cache);
-        var prefill = !s || s.kind === "prefill";  // before the prefill, as at it, nothing has been read
-        // the output shown is normalised, so beside S the state keeps z = Σφ(k): D more numbers, not counted here
-        cKept.sub.textContent = fixed ? "state elements D × D (+ D for the normaliser z), constant" : "cache elements, 2·N·D";
-        cReads.val.textContent = W.int(mem.reads);
-        cReads.sub.textContent = fixed ? (prefill ? "no state yet: built in one pass" : "the whole state")
-          : prefill ? "no cache yet: k, v computed fresh" : "all cached K and V, 2·N·D";
-        cWrites.val.textContent = W.int(mem.writes);
-        cWrites.sub.textContent = !s ? "nothing yet" : fixed ? (prefill ? "the whole state, built" : "the whole state, rewritten")
-          : prefill ? "every prompt column, 2·N·D" : "one K and one V column, 2·D";
+        var mode = fixed ? "fixed" : "cache", view = ["views", mode, pos];
+        ctx.show(cN.val, view.concat("n"));
+        ctx.show(cN.sub, view.concat("n_note"));
+        ctx.show(cKept.val, view.concat("kept"));
+        ctx.show(cKept.sub, ["text", mode, "kept_note"]);
+        ctx.show(cReads.val, view.concat("reads"));
+        ctx.show(cReads.sub, view.concat("reads_note"));
+        ctx.show(cWrites.val, view.concat("writes"));
+        ctx.show(cWrites.sub, view.concat("writes_note"));
 
         bars.forEach(function (b, j) { b.setAttribute("class", "f04-bar" + (j < pos ? " is-done" : "") + (j === pos - 1 ? " is-now" : "")); });
         chart.classList.toggle("is-fixed", fixed);
 
         eq.hidden = !s;
         if (s) {
-          var t = s.token, o = fixed ? s.state : { out: s.cached_out, full_out: s.full_out, max_diff: s.max_diff };
-          eqTitle.textContent = (s.kind === "prefill" ? "Last prompt token" : "New token") + " “" + data.tokens[t] + "” (position " + (t + 1) + "): " +
-            (fixed ? "linear-attention output" : "output");
+          ctx.show(eqTitle, view.concat("title"));
           /* the prefill's output comes from its own causal pass over the prompt, not through a cache;
            * with the switch on, the output is read from the state S, checked against the full linear pass */
           var rows = outs.node.tBodies[0].rows;
-          rows[0].cells[0].textContent = fixed ? "via the state S" : s.kind === "prefill" ? "prefill pass" : "via the cache";
-          rows[1].cells[0].textContent = fixed ? "= full linear pass" : "= full causal pass";
-          outs.node.setAttribute("data-mode", fixed ? "fixed" : "cache");
-          outs.update([o.out, o.full_out]);
-          eqDiff.textContent = "largest difference: " + W.sci(o.max_diff);
-          eqNote.textContent = fixed ? "A different mechanism: these are linear attention's numbers, not the softmax output the cache reproduces exactly." : "";
+          ctx.show(rows[0].cells[0], view.concat("via"));
+          ctx.show(rows[1].cells[0], ["text", mode, "full"]);
+          outs.node.setAttribute("data-mode", mode);
+          outs.update(fixed ? [s.state.out, s.state.full_out] : [s.cached_out, s.full_out]);
+          ctx.show(eqDiff, view.concat("diff"));
+          ctx.show(eqNote, ["text", mode, "note"]);
           eqNote.hidden = !fixed;
         }
-      }
-      function describe(pos, fixed, switched) {
-        var s = pos ? data.steps[pos - 1] : null;
-        // a flip of the switch names what is now shown; a step names what it processed
-        var shown = switched ? (fixed ? "Fixed-size state shown. " : "KV cache shown. ") : "";
-        if (!s) {
-          return shown + (fixed ? "Nothing processed yet: the fixed state (" + W.int(data.steps[0].state.kept) + " elements) is empty."
-            : "Nothing processed yet: the cache is empty.");
-        }
-        var head = shown + (switched ? (s.kind === "prefill" ? "After the prefill of " + P + " prompt tokens" : "After decode step " + (pos - 1)) :
-          s.kind === "prefill" ? "Prefill: " + P + " prompt tokens in one pass" : "Decode step " + (pos - 1) + ": “" + data.tokens[s.token] + "” appended");
-        var memory = fixed
-          ? "fixed state holds " + W.int(s.state.kept) + " elements; the step reads " + W.int(s.state.reads) + " and writes " + W.int(s.state.writes)
-          : "cache holds " + W.int(s.cache) + " elements for " + s.n + " tokens; the step reads " + W.int(s.reads) + " and writes " + W.int(s.writes);
-        return head + "; " + memory + "; the " + (fixed ? "state's linear-attention output matches the full linear pass" :
-          (s.kind === "prefill" ? "prefill" : "cached") + " output matches the full pass") +
-          " to rounding error (largest difference " + W.sci((fixed ? s.state : s).max_diff) + ").";
       }
       /* the button just pressed may have become disabled (▶ at the end, Prefill once done): keep the
        * keyboard user inside the stepper instead of dropping focus to the page */
@@ -236,7 +214,10 @@
           paint(st.step, fixed);
           if (how === "key" || how === "click") keepFocus();
         },
-        describe: function (prev, next) { return describe(next.step, next.state === "fixed", prev.state !== next.state); },
+        // a step names what it processed; a flip of the switch, what is now shown
+        describe: function (prev, next) {
+          return { path: ["views", next.state, next.step, prev.state !== next.state ? "said_switch" : "said"] };
+        },
         pause: function () { stopIntro(); player.pause(); },
         resume: function () { runIntro(); player.resume(); },
         destroy: function () { stopIntro(); player.stop(); },

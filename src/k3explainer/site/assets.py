@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import rcssmin
+import rjsmin
+
 from .errors import Diagnostics
 from .estimates import estimate_css
-from .jsmin import strip_comment_lines
 from .math import math_assets
 from .project import THEME, Project
 from .specs import reserve_css
@@ -55,14 +57,10 @@ def concat_css(folders: list[Path], reserve: bool = False) -> bytes:
     frames, then the figures' reserved heights and the sections' heights before layout, generated
     from specs.RESERVE_WIDTHS and estimates.SECTION_WIDTHS) or widgets.css
     (what widgets.js draws; it loads with widgets.js, and each figure's own sheet with the figure)."""
-    parts = [f"/* {name} */\n".encode() + p.read_bytes() for name, p in _layered(folders, "*.css")]
+    parts = [p.read_text(encoding="utf-8") for _, p in _layered(folders, "*.css")]
     if reserve:
-        parts += [
-            b"/* reserved heights by figure width (specs.reserve_css) */\n" + reserve_css().encode(),
-            b"/* section heights before layout, by viewport width (estimates.estimate_css) */\n"
-            + estimate_css().encode(),
-        ]
-    return b"\n".join(parts)
+        parts += [reserve_css(), estimate_css()]
+    return shipped_css("\n".join(parts))
 
 
 def concat_js(folders: list[Path]) -> bytes:
@@ -72,4 +70,10 @@ def concat_js(folders: list[Path]) -> bytes:
 
 
 def shipped_js(path: Path) -> bytes:
-    return strip_comment_lines(path.read_text(encoding="utf-8")).encode()
+    """A script as it ships: minified by rjsmin (comments and spaces go, the code stays as written)."""
+    return rjsmin.jsmin(path.read_text(encoding="utf-8")).encode()
+
+
+def shipped_css(text: str) -> bytes:
+    """A sheet as it ships: minified by rcssmin."""
+    return rcssmin.cssmin(text).encode()

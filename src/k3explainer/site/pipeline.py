@@ -21,7 +21,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .assets import page_assets, shipped_js
+from .assets import page_assets, shipped_css, shipped_js
 from .content import Section, Site, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import Facts, project_facts
@@ -205,7 +205,7 @@ def render_site(
         sheets = sorted(folder.glob("*.css"))
         css_src = f"assets/figures/{spec.component_name}.css" if sheets else None
         if css_src:
-            files[css_src] = b"\n".join(p.read_bytes() for p in sheets)
+            files[css_src] = shipped_css("\n".join(p.read_text(encoding="utf-8") for p in sheets))
         figure_bytes[fid] = sum(len(files[f]) for f in (data_src, comp_src, css_src) if f)
         views[fid] = FigureView(spec, caption_html, data_src, comp_src, css_src)
     files.update(

@@ -10,7 +10,7 @@
  *   K3.state.bool(def)                "1" / "0"
  *   K3.state.oneOf(values, def)       one of a list (strings or numbers, e.g. a slider's N values)
  *   K3.state.subset(values, def)      several of a list, in the list's order ("kda,mla"; "-" = none)
- *   K3.state.pattern(regexp, def)     text that matches (FIG 09's layer string)
+ *   K3.state.pattern(regexp, def)     text that matches
  */
 (function () {
   "use strict";

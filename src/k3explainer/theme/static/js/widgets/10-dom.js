@@ -1,7 +1,7 @@
 /* Shared figure widgets, one small module each, joined at build time (file-name order) into
  * assets/widgets.js, which the runtime loads before the first figure component. One
- * implementation each, configured by data; components only format numbers the build computed,
- * and nothing here does science.
+ * implementation each, configured by data; nothing here does science, and the words a reader
+ * reads come from the figure's data (ctx.show).
  *   10-dom          K3W.el (build an element), K3W.html (insert build-time HTML)
  *   20-format       numbers and labels: fmt, sci, sup, int, si, sub, axis, range
  *   30-controls     choice, stepper, slider
@@ -9,17 +9,14 @@
  *   45-sections     links from a figure to the article's sections, labelled from the page
  *   50-charts       Plotly's frame in the page's colours, scrubbing, colour contrast helpers
  *   52-legend       a row of keys beside a chart: a swatch (square or line) and a label each
- *   55-scrubber     a chart with a marker driven by a slider and by dragging (FIG 15, 15b)
+ *   55-scrubber     a chart with a marker driven by a slider and by dragging
  *   60-matrix       numeric tables and the key-major state grid
  *   62-heatmap      heat mode for matrices: diverging colours, numbers on hover and focus, legend
  *   62-player       Play/Pause over a figure's step state that pauses off-screen
  *   70-delta-step   one delta-rule step laid out as its equation reads
  *   80-svg          SVG drawings and text that fits in them; 81 cards, 82 a residual layer
- *   85-camera       pan and zoom over a fixed canvas (FIG 08)
- *   86-lanes        node-and-edge diagrams whose edges run in lanes between the boxes (FIG 08)
- * A project adds its own in static/js/widgets/ (the flagship: 87-f08-gate-demo, 88-f09-layer-chart,
- * 88-f09-stack, 89-f08-story, 89-f15b-labels,
- * pieces of one figure kept apart only to keep its file small); the build joins both folders.
+ * A project adds widgets several of its figures share in static/js/widgets/ (the build joins
+ * both folders); a widget only one figure uses lives in that figure's folder and ships with it.
  */
 (function () {
   "use strict";
@@ -47,7 +44,7 @@
   /* W.html(node, html): insert HTML the build pipeline rendered from a builder's `*_md` text
    * (delivered as `*_html`; trusted). The pipeline renders each text on its own, so the ids of
    * fact citations repeat from one text to the next (and the caption); this makes them unique
-   * and rewrites the aria-describedby that points at them. Used by FIG 12, 13, 14 and 18. */
+   * and rewrites the aria-describedby that points at them. */
   var htmlSerial = 0;
   W.html = function (node, html) {
     node.innerHTML = html;

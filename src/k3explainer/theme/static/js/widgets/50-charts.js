@@ -48,7 +48,7 @@
     return inks.reduce(function (best, c) { return W.contrast(bg, c) > W.contrast(bg, best) ? c : best; });
   };
 
-  /* Drag or tap along a chart to pick a grid index (FIG 06b, 07b, 11b, 12b, 15, 15b); pair it with
+  /* Drag or tap along a chart to pick a grid index; pair it with
    * a slider or keys for keyboard users. Vertical touch panning still scrolls the page.
    * opts: {node, onIndex(i, "drag"), onEnd(), listen?, and how the pointer's x maps to an index:
    *   margin: {l, r} and count — the plot area (node width minus the margins) spans `count` evenly

@@ -1,7 +1,7 @@
 /* K3W widgets: a Play/Pause button that walks a figure's step state on a timer.
  * It plugs into the figure lifecycle: hand pause/resume to the view so it stops while the figure
  * is off-screen and carries on when it returns; it goes slower under reduced motion (the figure
- * then draws each step without transitions). Used by FIG 04, 06 and 08.
+ * then draws each step without transitions).
  * A toggle: aria-pressed says whether it plays, and its name, "Play or pause <what>", holds the word
  * it shows in either state (WCAG 2.5.3, label in name: a voice user can say what they see).
  * opts: {ctx, what (e.g. "the decode steps"), at() → current step, last (final step), go(step)

@@ -18,7 +18,7 @@
  *   K3W.svg.pressable(node, fn)              a node (role="button") that calls fn("click" | "key")
  *                                            on a click, Enter or Space
  *   K3W.svg.textWidth(font, s)              s's width in a CSS font ("12px sans-serif"), remembered;
- *                                            for text placed by hand (FIG 15b's curve labels)
+ *                                            for text placed by hand
  *   K3W.svg.type(styles) → t                 a typesetter for named text styles,
  *       styles: {name: [family, size px, weight, line height px]}; a family "--sans" is read from
  *       the page's CSS custom property of that name
@@ -29,8 +29,7 @@
  *     t.flow(style, cls, x, y, runs, w, attrs) → {node, rows}: runs [[text, cls, attrs]] set one
  *                                            after another as <tspan>s, wrapped between runs at w
  *     t.legend(style, cls, x, y, items, w) → {nodes, h}: items [{swatch: cls, text}], a swatch and
- *                                            its label each, wrapped like a sentence
- * Used by FIG 01 (the GPT-2 pipeline, laid out in it) and FIG 11 (the routing diagram). */
+ *                                            its label each, wrapped like a sentence */
 (function () {
   "use strict";
   var W = window.K3W;

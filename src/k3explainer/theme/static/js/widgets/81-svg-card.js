@@ -1,4 +1,4 @@
-/* K3W widgets: a card in an SVG drawing that grows to hold its text (FIG 01's boxes).
+/* K3W widgets: a card in an SVG drawing that grows to hold its text.
  *
  * K3W.svg.card(t, spec, w, opts) → {node, h, w}: a rounded box w wide, a coloured band on top
  * (its colour from CSS), then from the top down: the title (wrapped), a chain such as

@@ -31,6 +31,7 @@ def test_a_template_and_slots_that_do_not_match_are_an_error(path, slots, messag
 def test_numbers_as_the_page_writes_them():
     assert integer(1234567.4) == "1,234,567" and integer(-3) == "−3"
     assert fixed(-1.23456, 2) == "−1.23" and fixed(-0.0001) == "0.000" and fixed(2) == "2.000"
+    assert fixed(4.625, 2) == "4.63" and fixed(-4.625, 2) == "−4.63" and fixed(0.125, 2) == "0.13"  # ties as toFixed
     assert si(999) == "999" and si(1200, "FLOP") == "1.20 KFLOP" and si(999_999) == "1.00 M" and si(512, "B") == "512 B"
     assert si(3.52e13, "FLOP") == "35.2 TFLOP" and si(-5e6) == "−5.00 M"
     assert sci(1.1e-16) == "1.1e−16" and sci(0) == "0" and sci(2.5e3, 2) == "2.50e3"

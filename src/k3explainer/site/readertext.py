@@ -12,6 +12,7 @@ the build rendered (figdata.markdown_paths) and takes no slots.
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,8 +64,11 @@ def integer(x: float) -> str:
 
 
 def fixed(x: float, digits: int = 3) -> str:
-    """x to `digits` decimals with a real minus sign; a value that rounds to zero is "0.000"."""
-    return _minus(f"{0.0 if abs(x) < 0.5 * 10**-digits else x:.{digits}f}")
+    """x to `digits` decimals with a real minus sign, a tie rounded away from zero as JavaScript's
+    toFixed does (4.625 → "4.63"); a value that rounds to zero is "0.000"."""
+    if abs(x) < 0.5 * 10**-digits:
+        x = 0.0
+    return _minus(str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)))
 
 
 def si(x: float, unit: str = "") -> str:

@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from k3explainer.site.readertext import fixed, integer
+
 from ..experiments import gpt2_params
 
 
@@ -41,8 +43,22 @@ def _shape(*dims) -> str:
 
 
 def _part(name: str, count: int, shape: str = "", sym: str | None = None) -> dict:
-    """One parameter tensor (or group) inside a box: its name, the shape of the weights, its count."""
-    return {"name": name, "count": int(count), "shape": shape, "sym": sym}
+    """One parameter tensor (or group) inside a box: its name, the shape of the weights, its count,
+    the count as the box prints it and the name a screen reader gives the row."""
+    aria = f"{name}: {integer(count)} parameters" + (f", weights {shape}" if shape else "")
+    return {"name": name, "count": int(count), "shape": shape, "sym": sym, "count_text": integer(count), "aria": aria}
+
+
+def _percent(share: float) -> str:
+    """A share as the figure prints it: one decimal, two below 1 %, never "0.00%" for a part that exists."""
+    return "< 0.01%" if share < 0.00005 else fixed(100 * share, 2 if share < 0.01 else 1) + "%"
+
+
+def _with_chain(boxes: list[dict]) -> list[dict]:
+    """Each box with the shapes it prints under its title: what goes in, what comes out, or both."""
+    for b in boxes:
+        b["chain"] = [f"{way} {shape}" for way, shape in (("in", b["shape_in"]), ("out", b["shape_out"])) if shape]
+    return boxes
 
 
 def build(params: dict, facts) -> dict:
@@ -189,6 +205,7 @@ def build(params: dict, facts) -> dict:
     ]
     for part in split:
         part["share"] = part["count"] / p["block"]
+        part["key_text"] = f"{part['label']} {integer(part['count'])} ({_percent(part['share'])})"
 
     # the sum the figure writes out: every parameter tensor counted once (wte once, though used twice)
     addends = [
@@ -202,13 +219,54 @@ def build(params: dict, facts) -> dict:
         raise ValueError("the addends do not add up to the kernel's total")
     for a in addends:
         a["share"] = a["count"] / p["total"]
+        a["count_text"] = integer(a["count"])
+        a["share_text"] = _percent(a["share"])
+        a["legend_text"] = f"{a['label']}: {a['share_text']}"
+        a["title_text"] = f"{a['label']}: {a['count_text']}"
+    holding = [a for a in addends if a["count"]]  # the share bar and its legend: the parts that hold any
+
+    # what the figure says, written here (readertext) so tests read it against the counts
+    text = {
+        "svg_label": "GPT-2 pipeline, from token ids to next-token logits",
+        "hint_open": "▼ open one layer",
+        "hint_close": "▲ close this layer",
+        "stack_head": f"INSIDE THE ×{L} BLOCK · {L} IDENTICAL LAYERS",
+        "stack_note": f"Each layer holds {integer(p['block'])} parameters. Open the ×{L} block to look inside one.",
+        "layer_head": f"INSIDE ONE BLOCK · THE SAME IN ALL {L}",
+        "close_label": "Close the layer view",
+        "stream_from": "x, from the block before",
+        "stream_to_wide": "to next block",
+        "stream_to_narrow": "to the next block",
+        "total": integer(p["total"]),
+        "total_label": f"parameters (vocab {integer(V)})",
+        "share_title": "Share of the parameters:",
+        "share_label": "Share of the parameters: " + ", ".join(a["legend_text"] for a in holding),
+        # titles hold commas: "; " between parts
+        "said_open": "Opened one layer: "
+        + "; ".join(f"{b['title']}: {integer(b['count'])} parameters" for b in layer if b["count"])
+        + f"; {integer(p['block'])} per block.",
+        "said_closed": f"Closed the layer view: {L} blocks hold {integer(p['blocks'])} of {integer(p['total'])} "
+        "parameters.",
+    }
+    # the per-block sum under the open layer, as the runs it is typeset in (two of them bold)
+    layer_sum = {
+        "terms": [("+ " if k else "") + integer(b["count"]) + " " for k, b in enumerate(layer)],
+        "equals": "= ",
+        "block_total": integer(p["block"]),
+        "per_block": " per block ",
+        "times": f"· × {L} = ",
+        "blocks_total": integer(p["blocks"]),
+    }
 
     return {
         "config": dict(
             n_layer=L, n_head=H, n_embd=d, d_head=d_head, d_ff=d_ff, n_ctx=n_ctx, T=T, vocab=V, vocab_padded=V_pad
         ),
-        "pipeline": pipeline,
-        "layer": layer,
+        "pipeline": _with_chain(pipeline),
+        "layer": _with_chain(layer),
+        "layer_names": [f"layer {i}" for i in range(1, L + 1)],
+        "layer_sum": layer_sum,
+        "text": text,
         "block_total": p["block"],
         "block_split": split,
         "addends": addends,

@@ -5,7 +5,8 @@
  *
  * The drawing is laid out for the width it gets, at one SVG unit per CSS pixel so text stays at
  * its size: a row of boxes when wide, a column on a phone. Text is measured and wrapped by
- * K3W.svg's typesetter in the fonts the SVG sets (STYLES), and boxes grow to hold it.
+ * K3W.svg's typesetter in the fonts the SVG sets (STYLES), and boxes grow to hold it. Every text
+ * it typesets or places (counts, shares, sentences, labels) is written by the builder.
  * State: layer = "closed" | "open" (#fig-01.layer=open). */
 (function () {
   "use strict";
@@ -14,15 +15,13 @@
     count: ["--mono", 12, 700, 16], small: ["--mono", 10.5, 400, 14], note: ["--sans", 12, 400, 15],
     head: ["--sans", 11, 700, 15], sum: ["--mono", 12, 400, 17],
   };
-  /* A share as the figure prints it: one decimal, two below 1 %, never "0.00%" for a part that exists. */
-  function pct(share) { return share < 0.00005 ? "< 0.01%" : window.K3W.fmt(100 * share, share < 0.01 ? 2 : 1) + "%"; }
 
   K3.register("fig-01-gpt2-pipeline", {
     state: function () { return { layer: K3.state.oneOf(["closed", "open"], "closed") }; },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el, S = W.svg, T = S.type(STYLES);
       var cfg = data.config, L = data.layer;
-      var allBlocks = data.addends.find(function (a) { return a.id === "blocks"; }).count;
+      function textOf(key) { return ctx.text(["text", key]); }
       var layerId = ctx.id + "-layer", arrowId = ctx.id + "-arrow", arrow = { "marker-end": S.ref(arrowId) };
       var isOpen = ctx.get().layer === "open";
 
@@ -33,21 +32,21 @@
       /* ---- a box (K3W.svg.card): title, shapes, parameter tensors (or "no parameters"), note ---- */
       function box(b, w, opts) {
         return S.card(T, {
-          title: b.title, chain: [b.shape_in && "in " + b.shape_in, b.shape_out && "out " + b.shape_out].filter(Boolean),
+          title: b.title, chain: b.chain,
           rows: b.parts.map(function (p) {
-            return { name: p.name, value: W.int(p.count), detail: p.shape, sym: p.sym, key: "part:" + b.id + ":" + p.name,
-              attrs: { "data-count": p.count } };
+            return { name: p.name, value: p.count_text, detail: p.shape, sym: p.sym, key: "part:" + b.id + ":" + p.name,
+              aria: p.aria, attrs: { "data-count": p.count } };
           }),
           empty: "no parameters", note: b.note,
         }, w, Object.assign({ prefix: "f01", attrs: { "data-box": b.id, "data-sym": b.sym || null } }, opts));
       }
-      function partLabel(r) { return r.name + ": " + r.value + " parameters" + (r.detail ? ", weights " + r.detail : ""); }
+      function partLabel(r) { return r.aria; }
 
       /* ---- the ×12 block: a stack of cards, and the button that opens one layer ---- */
       function pipelineBox(b, w, h) {
         if (b.id !== "blocks") return box(b, w, { minHeight: h, focus: partLabel });
         // its hint and aria-expanded follow the state (show); it is named by what it shows, counts and hint included
-        var bx = box(b, w, { minHeight: h, hint: "▼ open one layer", stack: [8, 4], press: toggle });
+        var bx = box(b, w, { minHeight: h, hint: textOf("hint_open"), stack: [8, 4], press: toggle });
         bx.node.setAttribute("class", "f01-box f01-box-blocks");
         bx.node.setAttribute("data-key", "blocks");
         bx.node.setAttribute("aria-controls", layerId);
@@ -57,7 +56,7 @@
       /* ---- closed: the stack of identical layers the ×12 stands for, split attention / MLP / LN ---- */
       function stackView(w, wide) {
         var view = S.g({ class: "f01-layer-closed" }), y = 0;
-        var head = T.wrap("head", "INSIDE THE ×" + cfg.n_layer + " BLOCK · " + cfg.n_layer + " IDENTICAL LAYERS", w);
+        var head = T.wrap("head", textOf("stack_head"), w);
         view.appendChild(T.text("head", "f01-head", 0, y + 11, head));
         y += T.lh("head") * head.length + 9;
         var stack = view.appendChild(S.g({ class: "f01-stack", "aria-hidden": "true" }));
@@ -65,7 +64,7 @@
         var pitch = wide ? 19 : 15, labelW = 52, barW = w - labelW - 8;
         stack.appendChild(S.rect(0, y, w, pitch * cfg.n_layer, "f01-hit"));  // the gaps between bars click too
         for (var i = 1; i <= cfg.n_layer; i++, y += pitch) {
-          stack.appendChild(T.text("small", "f01-slab-name", labelW, y + pitch - 5, ["layer " + i], { "text-anchor": "end" }));
+          stack.appendChild(T.text("small", "f01-slab-name", labelW, y + pitch - 5, [data.layer_names[i - 1]], { "text-anchor": "end" }));
           var x = labelW + 8;
           data.block_split.forEach(function (p) {
             var sw = Math.max(2, barW * p.share);
@@ -75,12 +74,11 @@
         }
         y += 10;
         var key = T.legend("note", "f01-key", 0, y, data.block_split.map(function (p) {
-          return { swatch: "f01-split-" + p.id, text: p.label + " " + W.int(p.count) + " (" + pct(p.share) + ")" };
+          return { swatch: "f01-split-" + p.id, text: p.key_text };
         }), w);
         key.nodes.forEach(function (n) { view.appendChild(n); });
         y += key.h + 6;
-        var sentence = T.wrap("note", "Each layer holds " + W.int(data.block_total) + " parameters. Open the ×" + cfg.n_layer +
-          " block to look inside one.", w);
+        var sentence = T.wrap("note", textOf("stack_note"), w);
         view.appendChild(T.text("note", "f01-stack-note", 0, y + 11, sentence));
         return { node: view, h: y + T.lh("note") * sentence.length };
       }
@@ -89,21 +87,21 @@
       function layerView(w, wide) {
         var view = S.g({ class: "f01-layer-open", id: layerId }), y = 0;
         var cw = T.width("name", "Close ✕") + 20;
-        var closer = S.g({ class: "f01-close", role: "button", tabindex: "0", "data-key": "close", "aria-label": "Close the layer view" },
+        var closer = S.g({ class: "f01-close", role: "button", tabindex: "0", "data-key": "close", "aria-label": textOf("close_label") },
           S.rect(0, 0, cw, 24, "f01-close-bg", { rx: 5 }),
           T.text("name", "f01-close-label", cw / 2, 16, ["Close ✕"], { "text-anchor": "middle" }));
         view.appendChild(S.at(S.pressable(closer, close), w - cw, -4));
-        var head = T.wrap("head", "INSIDE ONE BLOCK · THE SAME IN ALL " + cfg.n_layer, w - cw - 10);
+        var head = T.wrap("head", textOf("layer_head"), w - cw - 10);
         view.appendChild(T.text("head", "f01-head", 0, y + 11, head));
         y += Math.max(30, T.lh("head") * head.length + 12);
         y = S.residual(view, T, { top: y, w: w, wide: wide, count: L.length, arrow: arrow, prefix: "f01",
           card: function (i, bw, h) { return box(L[i], bw, { minHeight: h }); },
-          from: "x, from the block before", to: wide ? "to next block" : "to the next block" });
+          from: textOf("stream_from"), to: textOf(wide ? "stream_to_wide" : "stream_to_narrow") });
         /* the per-block sum, wrapped between terms */
-        var bold = { "font-weight": 700 };
-        var runs = L.map(function (b, k) { return [(k ? "+ " : "") + W.int(b.count) + " "]; }).concat([["= "],
-          [W.int(data.block_total), "f01-block-total", bold], [" per block "], ["· × " + cfg.n_layer + " = "],
-          [W.int(allBlocks), "f01-blocks-total", bold]]);
+        var bold = { "font-weight": 700 }, blockSum = data.layer_sum;
+        var runs = blockSum.terms.map(function (t) { return [t]; }).concat([[blockSum.equals],
+          [blockSum.block_total, "f01-block-total", bold], [blockSum.per_block], [blockSum.times],
+          [blockSum.blocks_total, "f01-blocks-total", bold]]);
         var perBlock = T.flow("sum", "f01-layer-sum", 0, y + 12, runs, w, { "data-sym": "g2-block" });
         view.appendChild(perBlock.node);
         return { node: view, h: y + T.lh("sum") * perBlock.rows + 4 };
@@ -120,7 +118,7 @@
         // so a count stays near its name
         var wide = avail >= 860, w = wide ? avail : Math.min(avail, 640), GAP = 26, y = 0;
         var canvas = S.el("svg", { class: "f01-svg", width: w, role: "group",
-          "aria-label": "GPT-2 pipeline, from token ids to next-token logits" }, S.arrowhead(arrowId, "f01-arrowhead"));
+          "aria-label": textOf("svg_label") }, S.arrowhead(arrowId, "f01-arrowhead"));
         var P = data.pipeline, blocksAt = P.findIndex(function (b) { return b.id === "blocks"; });
         var region = S.g({ class: "f01-region" }), blocks = null, tail = [];
         var closed = stackView(wide ? w - 28 : w - 20, wide), opened = layerView(wide ? w - 28 : w - 20, wide);
@@ -134,7 +132,7 @@
         }
         if (wide) {
           var bw = (w - 5 * GAP - 8) / P.length;
-          var h = Math.max.apply(null, P.map(function (b) { return box(b, bw, { hint: "▼ open one layer" }).h; }));
+          var h = Math.max.apply(null, P.map(function (b) { return box(b, bw, { hint: textOf("hint_open") }).h; }));
           P.forEach(function (b, i) {
             var x = i * (bw + GAP), bx = pipelineBox(b, bw, h);
             if (i === blocksAt) blocks = bx.node;
@@ -183,7 +181,7 @@
           v.classList.toggle("f01-off", off);
           if (off) v.setAttribute("aria-hidden", "true"); else v.removeAttribute("aria-hidden");
         });
-        on.hint.textContent = isOpen ? "▲ close this layer" : "▼ open one layer";
+        ctx.show(on.hint, ["text", isOpen ? "hint_close" : "hint_open"]);
         on.blocks.setAttribute("aria-expanded", String(isOpen));
         // the drawing's height only on a change: a new viewBox re-lays out every text in it
         var dy = isOpen ? on.extra : 0, h = String(Math.ceil(on.h + dy));
@@ -201,31 +199,34 @@
       /* ---- the sum: every tensor counted once, and where the parameters live (HTML, it wraps) ---- */
       var sum = el("p", { class: "f01-sum", "aria-label": "Parameter total" });
       data.addends.forEach(function (a, k) {
+        var addend = ["addends", k];
         sum.appendChild(el("span", { class: "f01-op", "aria-hidden": "true", text: k ? "+" : "" }));
         sum.appendChild(el("span", { class: "f01-addend", "data-addend": a.id, "data-sym": a.sym, tabindex: a.sym ? 0 : null },
-          el("span", { class: "f01-addend-count k3-num", "data-count": a.count, text: W.int(a.count) }),
-          el("span", { class: "f01-addend-label", text: a.label })));
+          ctx.show(el("span", { class: "f01-addend-count k3-num", "data-count": a.count }), addend.concat(["count_text"])),
+          ctx.show(el("span", { class: "f01-addend-label" }), addend.concat(["label"]))));
       });
       sum.appendChild(el("span", { class: "f01-op", "aria-hidden": "true", text: "=" }));
       sum.appendChild(el("span", { class: "f01-addend f01-total" },
-        el("strong", { class: "f01-addend-count k3-num", "data-count": data.total, text: W.int(data.total) }),
-        el("span", { class: "f01-addend-label", text: "parameters (vocab " + W.int(cfg.vocab) + ")" })));
+        ctx.show(el("strong", { class: "f01-addend-count k3-num", "data-count": data.total }), ["text", "total"]),
+        ctx.show(el("span", { class: "f01-addend-label" }), ["text", "total_label"])));
 
-      var shown = data.addends.filter(function (a) { return a.count; });
-      var bar = el("div", { class: "f01-bar", role: "img", "data-graphic": "chart", "aria-label": "Share of the parameters: " +
-        shown.map(function (a) { return a.label + ": " + pct(a.share); }).join(", ") });
-      shown.forEach(function (a) {
+      // the share bar and its legend: the parts that hold parameters, by their place in the sum
+      var shown = [];
+      data.addends.forEach(function (a, k) { if (a.count) shown.push({ a: a, path: ["addends", k] }); });
+      var bar = el("div", { class: "f01-bar", role: "img", "data-graphic": "chart", "aria-label": textOf("share_label") });
+      shown.forEach(function (s) {
+        var a = s.a;
         bar.appendChild(el("span", { class: "f01-seg f01-seg-" + a.id, "data-sym": a.sym, style: "width:" + 100 * a.share + "%",
-          title: a.label + ": " + W.int(a.count) }, a.share > 0.08 ? el("span", { text: pct(a.share) }) : null));
+          title: a.title_text }, a.share > 0.08 ? ctx.show(el("span"), s.path.concat(["share_text"])) : null));
       });
 
       var config = el("div", { class: "f01-config" },
         el("p", {}, el("span", { class: "k3-label", text: "Config " }), W.html(el("span"), data.config_html)),
         el("p", { class: "f01-padded" }, W.html(el("span"), data.padded_html)));
 
-      var legend = W.legend(shown.map(function (a) {
-        return { text: a.label + ": " + pct(a.share), swatch: "box", cls: "f01-seg-" + a.id };
-      }), { title: "Share of the parameters:", hidden: true });
+      var legend = W.legend(shown.map(function (s) {
+        return { text: s.a.legend_text, swatch: "box", cls: "f01-seg-" + s.a.id };
+      }), { title: textOf("share_title"), hidden: true });
 
       var root = mount.appendChild(el("div", { class: "f01" }, config, sum, el("div", { class: "f01-share" }, bar, legend)));
       ctx.on(root, "keydown", function (e) {  // Escape folds the layer from anywhere in the figure
@@ -236,12 +237,7 @@
 
       return {
         render: function (state) { isOpen = state.layer === "open"; if (svg) show(); else draw(); },
-        describe: function (prev, next) {
-          return next.layer === "open"
-            ? "Opened one layer: " + L.filter(function (b) { return b.count; })  // titles hold commas: "; " between parts
-              .map(function (b) { return b.title + ": " + W.int(b.count) + " parameters"; }).join("; ") + "; " + W.int(data.block_total) + " per block."
-            : "Closed the layer view: " + cfg.n_layer + " blocks hold " + W.int(allBlocks) + " of " + W.int(data.total) + " parameters.";
-        },
+        describe: function (prev, next) { return { path: ["text", next.layer === "open" ? "said_open" : "said_closed"] }; },
         destroy: function () { resize.disconnect(); },
       };
     },

@@ -1,25 +1,32 @@
-"""FIG 01 · GPT-2 pipeline (one SVG): counts equal gpt2_params and add up; the ×12 block opens and
-closes in place by mouse and keyboard; the state lives in the URL; equation terms and boxes light
-each other; the drawing is a row when wide and a column on a phone."""
+"""FIG 01 · GPT-2 pipeline (one SVG) in the browser: every box, the open layer and the sum show the
+shipped counts and texts; the ×12 block opens and closes in place by mouse and keyboard; the state
+lives in the URL; equation terms and boxes light each other; the drawing is a row when wide and a
+column on a phone. The shipped counts against gpt2_params, and every text against the counts, in
+test_fig_01_data.py."""
+
+import json
 
 import pytest
 
-from k3project.experiments import gpt2_params
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-01"
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
-    cfg = shipped_data(site_dir, FIG)["config"]
-    kw = dict(n_ctx=cfg["n_ctx"], n_embd=cfg["n_embd"], n_layer=cfg["n_layer"], mlp_ratio=cfg["d_ff"] // cfg["n_embd"])
-    return {
-        "p": gpt2_params(vocab_size=cfg["vocab"], **kw),
-        "padded": gpt2_params(vocab_size=cfg["vocab_padded"], **kw),
-        "cfg": cfg,
-    }
+def shipped(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def shipped_box(shipped, box_id):
+    return next(b for b in shipped["pipeline"] + shipped["layer"] if b["id"] == box_id)
 
 
 def counts(locator):  # SVG text has no innerText; its textContent is what is drawn
@@ -30,38 +37,67 @@ def box_counts(fig, box):
     return counts(fig.locator(f"[data-box='{box}'] .f01-part-count"))
 
 
+def assert_box_shows(fig, shipped, box_id):
+    """A box's counts as shipped (printed as shipped), and its shapes."""
+    b = shipped_box(shipped, box_id)
+    texts = fig.locator(f"[data-box='{box_id}'] .f01-part-count").all_text_contents()
+    assert texts == [part["count_text"] for part in b["parts"]], box_id
+    assert box_counts(fig, box_id) == [part["count"] for part in b["parts"]], box_id
+    shapes = fig.locator(f"[data-box='{box_id}'] .f01-shapes").text_content()
+    assert all(piece in shapes for piece in b["chain"]), (box_id, shapes)
+
+
 def is_open(fig):
     return fig.locator(".f01-box-blocks").get_attribute("aria-expanded") == "true"
 
 
-def test_counts_equal_the_kernel_and_add_up_to_the_total(watched, site_url, kernel):
+def placed(shipped) -> int:
+    """How many texts the figure places with ctx.show before it narrates: each addend's count and
+    label, the total's, the block's hint, and the share bar's labels on segments wide enough."""
+    labelled_segments = sum(1 for a in shipped["addends"] if a["count"] and a["share"] > 0.08)
+    return 2 * len(shipped["addends"]) + 2 + 1 + labelled_segments
+
+
+def said(fig):
+    return json.loads(fig.locator(".fig-live").get_attribute("data-shows"))
+
+
+def test_counts_are_the_shipped_ones_and_add_up_to_the_total(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    p = kernel["p"]
-    assert box_counts(fig, "embed") == [p["wte"], p["wpe"]]
-    assert box_counts(fig, "blocks") == [p["block"], p["blocks"]]
-    assert box_counts(fig, "ln_f") == [p["ln_f"]]
-    assert box_counts(fig, "lm_head") == [p["wte"]]  # tied: the head reuses wte, adds nothing
+    for box in ("tokens", "embed", "blocks", "ln_f", "lm_head", "logits"):
+        assert_box_shows(fig, shipped, box)
+    assert box_counts(fig, "lm_head") == box_counts(fig, "embed")[:1]  # tied: the head reuses wte, adds nothing
     for box in ("tokens", "logits"):
         assert fig.locator(f"[data-box='{box}'] .f01-none").text_content() == "no parameters"
     addends = counts(fig.locator(".f01-addend:not(.f01-total) .f01-addend-count"))
-    assert addends == [p["wte"], p["wpe"], p["blocks"], p["ln_f"], p["lm_head"]]
+    assert addends == [a["count"] for a in shipped["addends"]]
     total = shown_number(fig.locator(".f01-total .f01-addend-count").inner_text())
-    assert sum(addends) == total == p["total"]
-    # the config badge states the padded-vocabulary variant, which the kernel reproduces
-    assert f"{kernel['padded']['total']:,}" in fig.locator(".f01-padded").inner_text()
+    assert sum(addends) == total == shipped["total"]
+    # the config badge states the padded-vocabulary variant the builder checked against the kernel
+    assert f"{shipped['total_padded']:,}" in fig.locator(".f01-padded").inner_text()
     assert fig.locator(".f01-config .badge-source").count() == 2
     # each box states its shapes for the sequence length the figure shipped
-    T, d = kernel["cfg"]["T"], kernel["cfg"]["n_embd"]
+    T, d = shipped["config"]["T"], shipped["config"]["n_embd"]
     assert f"out [{T}, {d}]" in fig.locator("[data-box='embed'] .f01-shapes").text_content()
-    assert f"out [{T}, {kernel['cfg']['vocab']}]" in fig.locator("[data-box='lm_head'] .f01-shapes").text_content()
+    assert f"out [{T}, {shipped['config']['vocab']}]" in fig.locator("[data-box='lm_head'] .f01-shapes").text_content()
     assert fig.locator("svg.f01-svg > [data-box]").count() == 6  # the pipeline is drawn, not listed
+    # a focusable row is named by its shipped name, count and shape
+    rows = fig.locator("[data-box='embed'] .f01-part[tabindex]")
+    assert [r.get_attribute("aria-label") for r in rows.all()] == [
+        p["aria"] for p in shipped_box(shipped, "embed")["parts"]
+    ]
+    # the closed stack's heading and sentence, typeset in the SVG, are the shipped texts
+    text = shipped["text"]
+    assert fig.locator(".f01-layer-closed .f01-head").text_content() == text["stack_head"]
+    assert fig.locator(".f01-stack-note").text_content() == text["stack_note"]
+    assert fig.locator(".f01-open-hint").text_content() == text["hint_open"]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == placed(shipped)
 
 
-def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, kernel):
+def test_block_opens_and_closes_by_mouse_with_shipped_counts(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    p = kernel["p"]
     assert not is_open(fig) and fig.locator(".f01-layer-open").get_attribute("aria-hidden") == "true"
     assert fig.locator(".f01-stack").is_visible()
     fig.locator(".f01-box-blocks").click()
@@ -69,20 +105,34 @@ def test_block_opens_and_closes_by_mouse_with_kernel_counts(watched, site_url, k
     assert fig.locator(".f01-box-blocks").get_attribute("aria-controls") == fig.locator(
         ".f01-layer-open"
     ).get_attribute("id")
-    assert box_counts(fig, "ln_1") == [p["ln_1"]]
-    assert box_counts(fig, "attn") == [p["c_attn"], p["attn_c_proj"]]
-    assert box_counts(fig, "ln_2") == [p["ln_2"]]
-    assert box_counts(fig, "mlp") == [p["c_fc"], p["mlp_c_proj"]]
+    for box in ("ln_1", "attn", "add_1", "ln_2", "mlp", "add_2"):
+        assert_box_shows(fig, shipped, box)
     assert fig.locator("[data-box='add_1'] .f01-none").count() == 1
-    assert shown_number(fig.locator(".f01-block-total").text_content()) == p["block"]
-    assert shown_number(fig.locator(".f01-blocks-total").text_content()) == p["blocks"]
-    assert sum(sum(box_counts(fig, b)) for b in ("ln_1", "attn", "ln_2", "mlp")) == p["block"]
-    heads = kernel["cfg"]["n_head"]
-    assert f"{heads} heads of {kernel['cfg']['d_head']}" in fig.locator("[data-box='attn'] .f01-title").text_content()
-    assert f"{p['block']:,}" in fig.locator(".fig-live").inner_text()
+    assert shown_number(fig.locator(".f01-block-total").text_content()) == shipped["block_total"]
+    blocks = next(a["count"] for a in shipped["addends"] if a["id"] == "blocks")
+    assert shown_number(fig.locator(".f01-blocks-total").text_content()) == blocks
+    assert sum(sum(box_counts(fig, b)) for b in ("ln_1", "attn", "ln_2", "mlp")) == shipped["block_total"]
+    s = shipped["layer_sum"]
+    assert fig.locator(".f01-layer-sum").text_content() == "".join(
+        [*s["terms"], s["equals"], s["block_total"], s["per_block"], s["times"], s["blocks_total"]]
+    )
+    assert fig.locator(".f01-layer-open .f01-head").text_content() == shipped["text"]["layer_head"]
+    assert fig.locator(".f01-close").get_attribute("aria-label") == shipped["text"]["close_label"]
+    heads = shipped["config"]["n_head"]
+    assert (
+        f"{heads} heads of {shipped['config']['d_head']}" in fig.locator("[data-box='attn'] .f01-title").text_content()
+    )
+    assert f"{shipped['block_total']:,}" in fig.locator(".fig-live").inner_text()
+    assert (
+        said(fig) == ["text", "said_open"]
+        and fig.locator(".f01-open-hint").text_content() == shipped["text"]["hint_close"]
+    )
+    assert assert_shown_is_shipped(page, site_dir, FIG) == placed(shipped) + 1  # and the narration
     fig.locator(".f01-close").click()
     assert not is_open(fig) and not fig.locator(".f01-layer-open").is_visible()
-    assert f"{p['blocks']:,}" in fig.locator(".fig-live").inner_text()
+    assert f"{blocks:,}" in fig.locator(".fig-live").inner_text()
+    assert said(fig) == ["text", "said_closed"]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == placed(shipped) + 1
     fig.locator(".f01-stack").click()  # the drawn stack of layers opens one too
     assert is_open(fig)
 
@@ -237,22 +287,15 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     )
 
 
-def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site_url, kernel):
-    """Under the share bar, every part that holds parameters, with count ÷ total as printed (one
-    decimal, two below 1 %); a part too small to show in two decimals reads "< 0.01%", not 0.00%."""
+def test_share_legend_names_every_part_with_its_share_of_the_total(watched, site_url, shipped):
+    """Under the share bar, every part that holds parameters with its shipped share (the shares as
+    printed are read against the counts in test_fig_01_data.py); the bar says the same."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    p = kernel["p"]
-    parts = {
-        "token embedding wte": p["wte"],
-        "position embedding wpe": p["wpe"],
-        "12 blocks": p["blocks"],
-        "final LayerNorm": p["ln_f"],
-    }
-    items = fig.locator(".f01-share .k3-legend-item").all_text_contents()
-    assert [next(k for k in parts if t.startswith(k)) for t in items] == list(parts)
-    for text, count in zip(items, parts.values(), strict=True):
-        share = count / p["total"]
-        want = "< 0.01%" if share < 0.00005 else f"{100 * share:.{2 if share < 0.01 else 1}f}%"
-        assert text.endswith(" " + want), (text, want)
+    holding = [a for a in shipped["addends"] if a["count"]]
+    items = [t.strip() for t in fig.locator(".f01-share .k3-legend-item").all_text_contents()]
+    assert items == [a["legend_text"] for a in holding]
     assert items[-1].endswith("< 0.01%")  # ln_f: 1,536 of ~124 M
+    assert fig.locator(".f01-bar").get_attribute("aria-label") == shipped["text"]["share_label"]
+    titles = fig.locator(".f01-bar .f01-seg").evaluate_all("segs => segs.map(s => s.title)")
+    assert titles == [a["title_text"] for a in holding]

@@ -1,7 +1,8 @@
 /* FIG 02 · Causal attention matrix: pick a query row (hover, click/tap, arrow keys) and read
  * every stage of its computation — query, visible keys, raw and scaled scores, mask, softmax
  * weights, the weights the same scores would get without the 1/√d_k scaling, the visible values
- * and the output — all computed at build time by causal_softmax_attention. */
+ * and the output — all computed at build time by causal_softmax_attention; every sentence about a
+ * row, and the weights as the table prints them, written by the builder. */
 (function () {
   "use strict";
   K3.register("fig-02-attention-matrix", {
@@ -12,32 +13,30 @@
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      // quoted, as FIG 17 does: a token such as "on" read bare turns "Row 4 on" into "from row 4 on"
-      var label = function (t) { return (t + 1) + " “" + data.tokens[t] + "”"; };
+      var say = function (key) { return ["text", key]; };
       var dims = function (n) { return W.range(n, function (i) { return "d" + (i + 1); }); };
 
       var chooser = W.choice({
         label: "Query row",
-        options: data.tokens.map(function (tok, t) { return { value: t, text: tok, aria: "Query " + label(t) }; }),
+        options: data.tokens.map(function (tok, t) { return { value: t, text: tok, aria: ctx.text(["query_aria", t]) }; }),
         value: ctx.get().row,
         onChange: function (t, how) { ctx.set({ row: t }, how); },
       });
-      var plot = el("div", { class: "f02-plot", role: "img", "data-graphic": "chart",
-        "aria-label": "Heatmap of the causal attention weights: one row per query token, one column per key token; cells above the diagonal are masked." });
+      var plot = el("div", { class: "f02-plot", role: "img", "data-graphic": "chart", "aria-label": ctx.text(say("heatmap_aria")) });
       /* the selected row's ring, drawn over the chart; it carries the softmax symbol, so hovering
        * the heatmap lights nothing and the equation's softmax lights this one row, not the chart */
       var band = el("div", { class: "f02-band", "data-sym": "att-softmax", "aria-hidden": "true" });
       var plotBox = el("div", { class: "f02-plotbox" }, plot, band);
 
-      var cols = data.tokens.map(function (tok, s) { return (s + 1) + " " + tok; });
-      var qView = W.matrix({ caption: "query q", cols: dims(data.d_k), digits: 2, sym: "att-q" });
-      var kView = W.matrix({ caption: "keys k (visible rows)", cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
-      var vView = W.matrix({ caption: "values v (visible rows)", cols: dims(data.d_v), rows: cols, digits: 2, sym: "att-v" });
+      var cols = data.key_labels;
+      var qView = W.matrix({ caption: ctx.text(say("q_caption")), cols: dims(data.d_k), digits: 2, sym: "att-q" });
+      var kView = W.matrix({ caption: ctx.text(say("k_caption")), cols: dims(data.d_k), rows: cols, digits: 2, sym: "att-k" });
+      var vView = W.matrix({ caption: ctx.text(say("v_caption")), cols: dims(data.d_v), rows: cols, digits: 2, sym: "att-v" });
       var stages = W.matrix({
-        caption: "scores for this row", cols: cols, digits: 2, corner: "stage",
+        caption: ctx.text(say("stages_caption")), cols: cols, digits: 2, corner: "stage",
         rows: ["q·k", "× 1/√d", "+ mask", "softmax", "softmax, no 1/√d"],
       });
-      var outView = W.matrix({ caption: "output Σ w·v", cols: dims(data.d_v), digits: 3, sym: "att-out" });
+      var outView = W.matrix({ caption: ctx.text(say("out_caption")), cols: dims(data.d_v), digits: 3, sym: "att-out" });
       var sum = el("p", { class: "f02-sum" });
       ["att-scores", "att-scale", "att-mask", "att-softmax", null].forEach(function (sym, i) {
         var tr = stages.node.tBodies[0].rows[i];
@@ -52,12 +51,6 @@
           el("div", { class: "f02-panel" }, qView.node, el("div", { class: "k3-scroll" }, stages.node), sum,
             vView.node, outView.node))));
 
-      /* a weight to two decimals, unless that would print 0.00 for a weight above zero or 1.00 for one
-       * below one: the unscaled softmax gets that close (0.9996), and "1.00" would read as a lone key */
-      function w2(x) {
-        var t = W.fmt(x, 2);
-        return (x > 0 && parseFloat(t) === 0) || (x < 1 && parseFloat(t) === 1) ? W.fmt(x, 4) : t;
-      }
       function paintPanel(row) {
         var hidden = function (s) { return s > row; };
         var shown = function (xs, masked) { return xs.map(function (x, s) { return hidden(s) ? masked : x; }); };
@@ -65,19 +58,17 @@
         var seen = function (m) { return m.map(function (x, s) { return hidden(s) ? x.map(function () { return "—"; }) : x; }); };
         kView.update(seen(data.k), { masked: hidden });
         vView.update(seen(data.v), { masked: hidden });
+        // the softmax rows are the builder's texts (a masked key reads 0), shaded by the weight itself
+        var shade = [null, null, null, data.weights[row], data.weights_unscaled[row]];
         stages.update([
           shown(data.raw_scores[row], "·"), shown(data.scaled_scores[row], "·"),
-          shown(data.scaled_scores[row], "−∞"), shown(data.weights[row].map(w2), "0"), shown(data.weights_unscaled[row].map(w2), "0"),
+          shown(data.scaled_scores[row], "−∞"), data.weights_text[row], data.weights_unscaled_text[row],
         ], {
           masked: function (i, s) { return hidden(s); },
-          style: function (td, v, i, s) { if (i >= 3) td.style.setProperty("--w", hidden(s) ? 0 : parseFloat(v)); },
+          style: function (td, v, i, s) { if (shade[i]) td.style.setProperty("--w", shade[i][s]); },
         });
         outView.update([data.output[row]]);
-        sum.textContent = "Row " + label(row) + ": " + (row + 1) + " visible key" + (row ? "s" : "") +
-          ", weights sum to " + W.fmt(data.row_sum[row], 3) + ". " + (row
-            ? "Largest weight " + w2(data.max_weight[row]) + "; without the 1/√d scaling it would be " +
-              w2(data.max_weight_unscaled[row]) + "."
-            : "A single visible key takes all the weight, with or without scaling.");
+        ctx.show(sum, ["row_text", row]);
       }
 
       var css = W.css(mount);
@@ -108,12 +99,7 @@
           paintPanel(s.row);
           placeBand(s.row);
         },
-        describe: function (prev, next) {
-          var row = next.row, best = data.argmax[row];
-          return "Query " + label(row) + " sees " + (row + 1) + " token" + (row ? "s" : "") +
-            "; the largest weight, " + w2(data.max_weight[row]) + ", goes to " + label(best) +
-            (row ? " (" + w2(data.max_weight_unscaled[row]) + " without the 1/√d scaling)." : ".");
-        },
+        describe: function (prev, next) { return { path: ["said", next.row] }; },
       };
 
       var Plotly;
@@ -128,9 +114,9 @@
         }], W.chartLayout(mount, {
           margin: { l: 82, r: 8, t: 46, b: 8 }, height: plot.clientHeight || 340,  // the CSS says how tall
           xaxis: { side: "top", tickangle: 0, fixedrange: true, showgrid: false, zeroline: false, tickfont: { size: plot.clientWidth < 400 ? 9 : 11 },
-            title: { text: "key (the token attended to)", font: { size: 11, color: css("--ink-2") }, standoff: 4 } },
+            title: { text: ctx.text(say("x_title")), font: { size: 11, color: css("--ink-2") }, standoff: 4 } },
           yaxis: { autorange: "reversed", fixedrange: true, showgrid: false, zeroline: false,
-            title: { text: "query (the row)", font: { size: 11, color: css("--ink-2") }, standoff: 6 } },
+            title: { text: ctx.text(say("y_title")), font: { size: 11, color: css("--ink-2") }, standoff: 6 } },
           annotations: labels(z),
         }), { displayModeBar: false, responsive: true });
       }).then(function () {

@@ -1,75 +1,65 @@
-"""FIG 02 · causal attention matrix: rows by hover, click and keys; numbers equal the kernel's,
-including the unscaled comparison row; what §02 and the spec say the figure shows holds in its data."""
+"""FIG 02 · causal attention matrix in the browser: rows by hover, click and keys; every stage shown
+is the one shipped for that row, including the unscaled comparison row, and every sentence about it
+is the shipped sentence. The shipped data against the kernel, its sentences against the numbers and
+what §02 and the spec say the figure shows, in test_fig_02_data.py."""
 
-import html
-import re
+import json
 
-import numpy as np
 import pytest
-import yaml
 
-from k3explainer.kernels import causal_softmax_attention
-from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-02"
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
-    data = shipped_data(site_dir, FIG)
-    q, k, v = (np.array(data[n]) for n in "qkv")
-    o, w, tr = causal_softmax_attention(q, k, v, trace=True)
-    _, w_raw = causal_softmax_attention(q, k, v, scale=1.0)  # the comparison: no 1/√d_k
-    return {
-        "tokens": data["tokens"],
-        "o": o,
-        "w": w,
-        "raw": tr["raw_scores"],
-        "scaled": tr["scaled_scores"],
-        "w_raw": w_raw,
-        "v": v,
-        "k": k,
-        "data": data,
-    }
+def shipped(site_dir):
+    return shipped_data(site_dir, FIG)
 
 
 def stage_row(fig, sym):
     return [c.strip() for c in fig.locator(f"tr[data-sym='{sym}'] td").all_inner_texts()]
 
 
-def assert_panel_shows(fig, kernel, t):
-    T = len(kernel["tokens"])
+def assert_panel_shows(fig, page, site_dir, shipped, t):
+    """Row t's stages, values and output as shipped; the readout under the scores and the narration
+    (once it has spoken) are the shipped texts for row t."""
+    T = len(shipped["tokens"])
     weights = stage_row(fig, "att-softmax")
     raw = stage_row(fig, "att-scores")
     masked = stage_row(fig, "att-mask")
     unscaled = [c.strip() for c in fig.locator("tr[data-stage='unscaled'] td").all_inner_texts()]
+    assert weights == shipped["weights_text"][t] and unscaled == shipped["weights_unscaled_text"][t]
     for s in range(T):
         if s <= t:
-            assert shown_number(weights[s]) == pytest.approx(kernel["w"][t, s], abs=0.005)
-            assert shown_number(raw[s]) == pytest.approx(kernel["raw"][t, s], abs=0.005)
-            assert shown_number(masked[s]) == pytest.approx(kernel["scaled"][t, s], abs=0.005)
-            assert shown_number(unscaled[s]) == pytest.approx(kernel["w_raw"][t, s], abs=0.005)
+            assert shown_number(raw[s]) == pytest.approx(shipped["raw_scores"][t][s], abs=0.005)
+            assert shown_number(masked[s]) == pytest.approx(shipped["scaled_scores"][t][s], abs=0.005)
         else:
             assert masked[s] == "−∞" and shown_number(weights[s]) == 0 and shown_number(unscaled[s]) == 0
     assert sum(shown_number(x) for x in weights) == pytest.approx(1, abs=0.005 * T)
     out = [shown_number(x) for x in fig.locator("table[data-sym='att-out'] td").all_inner_texts()]
-    assert out == pytest.approx(kernel["o"][t], abs=0.0005)
+    assert out == pytest.approx(shipped["output"][t], abs=0.0005)
     values = fig.locator("table[data-sym='att-v'] tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))"
     )
     for s, row in enumerate(values):  # the values this row can see; later ones hidden
         if s <= t:
-            assert [shown_number(x) for x in row] == pytest.approx(kernel["v"][s], abs=0.005)
+            assert [shown_number(x) for x in row] == pytest.approx(shipped["v"][s], abs=0.005)
         else:
             assert row == ["—"] * len(row)
-    # the readout under the scores: row sum, and the largest weight with and without scaling
-    readout = fig.locator(".f02-sum").inner_text()
-    assert f"weights sum to {kernel['w'][t].sum():.3f}" in readout
-    if t:
-        assert f"Largest weight {kernel['w'][t].max():.2f}" in readout
-        assert f"it would be {kernel['w_raw'][t].max():.2f}" in readout
+    # the readout under the scores (row sum, the largest weight with and without scaling): row t's
+    assert json.loads(fig.locator(".f02-sum").get_attribute("data-shows")) == ["row_text", t]
+    spoke = fig.locator(".fig-live[data-shows]").count()
+    assert assert_shown_is_shipped(page, site_dir, FIG) == 1 + spoke
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
+    assert fig.locator("[role=radio][aria-checked=true]").get_attribute("aria-label") == shipped["query_aria"][t]
 
 
 def hover_cell(page, fig, row, col):
@@ -84,43 +74,44 @@ def hover_cell(page, fig, row, col):
     page.mouse.move(x, y)
 
 
-def test_hover_selects_row_with_kernel_numbers(watched, site_url, kernel):
+def test_hover_selects_row_with_its_shipped_numbers(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     hover_cell(page, fig, 5, 1)  # not the default row, so the hover changes something
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='5'][aria-checked=true]")
-    assert_panel_shows(fig, kernel, 5)
-    assert kernel["tokens"][5] in fig.locator(".fig-live").inner_text()
+    assert_panel_shows(fig, page, site_dir, shipped, 5)
+    assert shipped["tokens"][5] in fig.locator(".fig-live").inner_text()
+    assert json.loads(fig.locator(".fig-live").get_attribute("data-shows")) == ["said", 5]
 
 
-def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, kernel):
+def test_keyboard_and_click_select_rows_and_narrate(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    T = len(kernel["tokens"])
+    T = len(shipped["tokens"])
     fig.locator("[role=radio][aria-checked=true]").focus()
     page.keyboard.press("End")
     page.keyboard.press("ArrowUp")
-    assert_panel_shows(fig, kernel, T - 2)
+    assert_panel_shows(fig, page, site_dir, shipped, T - 2)
     page.keyboard.press("Home")
-    assert_panel_shows(fig, kernel, 0)
+    assert_panel_shows(fig, page, site_dir, shipped, 0)
     assert "sees 1 token" in fig.locator(".fig-live").inner_text()
-    assert f"largest weight, 1.00, goes to 1 “{kernel['tokens'][0]}”" in fig.locator(".fig-live").inner_text()
+    assert f"largest weight, 1.00, goes to 1 “{shipped['tokens'][0]}”" in fig.locator(".fig-live").inner_text()
     fig.locator("[role=radio][data-value='4']").click()
-    assert_panel_shows(fig, kernel, 4)
+    assert_panel_shows(fig, page, site_dir, shipped, 4)
 
 
-def test_row_lives_in_the_url_and_history(watched, site_url, kernel):
+def test_row_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-02.row=2")
-    assert_panel_shows(fig, kernel, 2)
+    assert_panel_shows(fig, page, site_dir, shipped, 2)
     fig.locator("[role=radio][data-value='5']").click()
     assert "fig-02.row=5" in page.url
     page.go_back()
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='2'][aria-checked=true]")
-    assert_panel_shows(fig, kernel, 2)
+    assert_panel_shows(fig, page, site_dir, shipped, 2)
     page.reload()
     fig = open_figure(page, site_url, FIG, "#" + page.url.split("#")[1])
-    assert_panel_shows(fig, kernel, 2)
+    assert_panel_shows(fig, page, site_dir, shipped, 2)
 
 
 def test_equation_symbols_and_panel_stages_link_both_ways(watched, site_url):
@@ -146,50 +137,6 @@ def test_every_equation_symbol_lights_a_part_of_the_figure(watched, site_url):
         page.locator(f"#attention .math-block math [data-sym='{sym}']").first.dispatch_event("pointerover")
         assert fig.locator(f"[data-sym='{sym}'].sym-on").count() >= 1, sym
         page.locator(f"#attention .math-block math [data-sym='{sym}']").first.dispatch_event("pointerout")
-
-
-def section_text(site_dir, section_id):
-    """The plain text of one built section (tags stripped, entities decoded)."""
-    page = (site_dir / "index.html").read_text(encoding="utf-8")
-    m = re.search(rf'<section[^>]*id="{section_id}".*?</section>', page, re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", m.group(0))))
-
-
-def test_what_the_prose_and_the_spec_say_the_figure_shows_holds(site_dir, kernel):
-    """Each sentence in §02, the caption and the text alternative that describes FIG 02's numbers,
-    checked against the data the figure shipped (which equals the kernel)."""
-    data, w, w_raw, T = kernel["data"], kernel["w"], kernel["w_raw"], len(kernel["tokens"])
-    np.testing.assert_allclose(np.array(data["weights"]), w, atol=1e-12)
-    np.testing.assert_allclose(np.array(data["weights_unscaled"]), w_raw, atol=1e-12)
-    assert data["max_weight"] == pytest.approx(w.max(axis=1)) and data["argmax"] == list(w.argmax(axis=1))
-    assert data["max_weight_unscaled"] == pytest.approx(w_raw.max(axis=1))
-    assert data["row_sum"] == pytest.approx(w.sum(axis=1))
-    text = section_text(site_dir, "attention")
-    spec = yaml.safe_load((ROOT / "figures" / "fig-02-attention-matrix" / "figure.yaml").read_text(encoding="utf-8"))
-    alt = " ".join(spec["alt"].split())
-    # alt: the sentence it names is the one the figure runs
-    assert f'sentence "{" ".join(kernel["tokens"])}"' in alt
-    # "Everything above the diagonal is masked ... future tokens receive exactly zero weight."
-    assert "Everything above the diagonal is masked" in text
-    assert np.all(w[np.triu_indices(T, 1)] == 0) and np.all(w_raw[np.triu_indices(T, 1)] == 0)
-    # "The first token ... its single visible cell carries all the weight" (and the alt's last sentence)
-    assert "its single visible cell carries all the weight" in text
-    assert "The first row puts all its weight on the first token." in alt
-    assert w[0, 0] == 1
-    # "the weights are positive and sum to 1"; "a convex combination of the visible values ... never outside them"
-    assert "the weights are positive and sum to 1" in text and "never outside them" in text
-    for t in range(T):
-        assert np.all(w[t, : t + 1] > 0) and w[t].sum() == pytest.approx(1, abs=1e-12)
-        vis = kernel["v"][: t + 1]
-        assert np.all(kernel["o"][t] >= vis.min(axis=0) - 1e-12) and np.all(kernel["o"][t] <= vis.max(axis=0) + 1e-12)
-    # "in every row with more than one visible key its largest weight is bigger than the scaled one"
-    assert "in every row with more than one visible key its largest weight is bigger than the scaled one" in text
-    assert "in every row with more than one visible key their largest weight is larger" in alt
-    assert all(w_raw[t].max() > w[t].max() for t in range(1, T))
-    # "... even at this tiny d_k some rows already put nearly all their weight on a single key"
-    assert "some rows already put nearly all their weight on a single key" in text
-    assert sum(w_raw[t].max() > 0.99 for t in range(1, T)) >= 2
-    assert max(w[t].max() for t in range(1, T)) < 0.99  # while with scaling none does
 
 
 def test_no_accessibility_violations_through_every_interaction(watched, site_url):
@@ -224,28 +171,39 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     )
 
 
-def test_opens_on_a_row_whose_mask_is_visible(watched, site_url, kernel):
+def test_opens_on_a_row_whose_mask_is_visible(watched, site_url, site_dir, shipped):
     """The default row has later keys, so the mask stage shows −∞ cells and the heatmap a blank tail."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    T = len(kernel["tokens"])
+    T = len(shipped["tokens"])
     t = int(fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value"))
     assert 0 < t < T - 1
     assert stage_row(fig, "att-mask").count("\u2212\u221e") == T - 1 - t
-    assert_panel_shows(fig, kernel, t)
+    assert_panel_shows(fig, page, site_dir, shipped, t)
     assert "fig-02" not in page.url.split("#", 1)[-1]  # the default stays out of the URL
+
+
+BAND_AND_ROW = """([id, r]) => {
+    const el = document.querySelector('#' + id + ' .f02-plot'), fl = el._fullLayout;
+    const box = el.getBoundingClientRect(), b = document.querySelector('#' + id + ' .f02-band').getBoundingClientRect();
+    const a = box.top + fl.yaxis._offset + fl.yaxis.l2p(r - 0.5), z = box.top + fl.yaxis._offset + fl.yaxis.l2p(r + 0.5);
+    return {band: [b.top, b.bottom], row: [Math.min(a, z), Math.max(a, z)]};
+}"""
 
 
 def band_and_row(page, row):
     """The ring's box and the heatmap row's box, in page pixels."""
-    return page.evaluate(
-        """([id, r]) => {
-            const el = document.querySelector('#' + id + ' .f02-plot'), fl = el._fullLayout;
-            const box = el.getBoundingClientRect(), b = document.querySelector('#' + id + ' .f02-band').getBoundingClientRect();
-            const a = box.top + fl.yaxis._offset + fl.yaxis.l2p(r - 0.5), z = box.top + fl.yaxis._offset + fl.yaxis.l2p(r + 0.5);
-            return {band: [b.top, b.bottom], row: [Math.min(a, z), Math.max(a, z)]};
-        }""",
-        [FIG, row],
+    return page.evaluate(BAND_AND_ROW, [FIG, row])
+
+
+def wait_for_the_ring_on(page, row):
+    """Until the ring has slid onto the row (its CSS transition) and stopped there."""
+    page.wait_for_function(
+        f"""(arg) => {{
+            const w = ({BAND_AND_ROW})(arg), band = document.querySelector('#' + arg[0] + ' .f02-band');
+            return band.getAnimations().length === 0 && Math.abs(w.band[0] - w.row[0]) <= 2 && Math.abs(w.band[1] - w.row[1]) <= 2;
+        }}""",
+        arg=[FIG, row],
     )
 
 
@@ -258,7 +216,7 @@ def test_hover_rings_the_row_only_and_shows_no_tooltip(watched, site_url, width)
     fig = open_figure(page, site_url, FIG)
     hover_cell(page, fig, 5, 2)
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='5'][aria-checked=true]")
-    page.wait_for_timeout(300)  # the ring's slide
+    wait_for_the_ring_on(page, 5)  # the ring's slide
     where = band_and_row(page, 5)
     assert where["band"] == pytest.approx(where["row"], abs=2)
     assert fig.locator(".f02-plot.sym-on, .f02-plotbox.sym-on, .f02-band.sym-on").count() == 0

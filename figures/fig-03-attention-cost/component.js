@@ -1,14 +1,15 @@
 /* FIG 03 · What attention costs: a log-scale slider over N drives the N×N score matrix (drawn
  * log-compressed, with its true size in cells, pixels and screens) and four separate cost
- * readouts. Every value is a kernel result shipped per slider position; nothing is computed here. */
+ * readouts. Every value is a kernel result shipped per slider position, and every text that shows
+ * one is written by the builder (numbers as the page prints them, sentences, {slot} templates):
+ * nothing is computed or worded here. */
 (function () {
   "use strict";
   K3.register("fig-03-attention-cost", {
     state: function (data) { return { n: K3.state.oneOf(data.N, data.N[data.index]) }; },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      var C = data.constants;
-      var last = data.N.length - 1;
+      var last = data.N.length - 1, TEXT = ["text"];
       var SVGW = 300, MAX = 250, X0 = 40, Y0 = 30;  // drawing box: the largest N fills MAX px
 
       function svg(tag) {  // el() for SVG: svg("rect", attrs, child, ...)
@@ -16,12 +17,14 @@
         args[0] = "svg:" + tag;
         return el.apply(null, args);
       }
-      function times(g) { return "×" + W.fmt(g, 0) + " per doubling of N"; }
+      function say(key) { return TEXT.concat([key]); }
+      function shown(key) { return ctx.show(el("span"), say(key)); }  // a fixed text beside a number
       function at(i) { return data.N[Math.max(0, Math.min(last, i))]; }
 
       /* ---- slider (values are the builder's N list: the log scale is data); a drag or a key press is
        * one gesture, ended by the input's "change" ---- */
-      var slider = W.slider({ label: "Sequence length N", values: data.N, index: data.N.indexOf(ctx.get().n), format: W.int,
+      var slider = W.slider({ label: "Sequence length N", values: data.N, index: data.N.indexOf(ctx.get().n),
+        format: function (n) { return ctx.text(["n_text", data.N.indexOf(n)]); },
         onInput: function (i, how) { ctx.set({ n: data.N[i] }, how); } });
       slider.input.setAttribute("aria-describedby", ctx.id + "-keys");
       slider.input.addEventListener("change", ctx.end);
@@ -31,7 +34,7 @@
         var up = e.key === "ArrowRight" || e.key === "ArrowUp";
         ctx.set({ n: at(data.N.indexOf(ctx.get().n) + (up ? data.octave : -data.octave)) }, "key");
       });
-      var keysHint = el("span", { id: ctx.id + "-keys", class: "f03-keys k3-stuck-hidden", text: "Shift + arrow doubles or halves N." });
+      var keysHint = ctx.show(el("span", { id: ctx.id + "-keys", class: "f03-keys k3-stuck-hidden" }), say("keys_hint"));
 
       /* ---- left: the score matrix, log-compressed ---- */
       var maxRect = svg("rect", { x: X0, y: Y0, width: MAX, height: MAX, class: "f03-max" });
@@ -50,41 +53,35 @@
       }
       var topLabel = svg("text", { x: X0, y: Y0 - 10, class: "f03-axis" });
       var sideLabel = svg("text", { class: "f03-axis", "text-anchor": "middle" });
-      var maxLabel = svg("text", { x: X0 + MAX, y: Y0 + MAX + 16, class: "f03-axis f03-faint", "text-anchor": "end",
-        text: "drawn side for N = " + W.int(data.N[last]) });
+      var maxLabel = ctx.show(svg("text", { x: X0 + MAX, y: Y0 + MAX + 16, class: "f03-axis f03-faint", "text-anchor": "end" }),
+        say("max_label"));
       var pic = svg("svg", { viewBox: "0 0 " + SVGW + " " + (Y0 + MAX + 22), class: "f03-svg", role: "img", "data-graphic": "diagram" },
         maxRect, square, tri, grid, topLabel, sideLabel, maxLabel);
       var cellsOut = el("strong", { class: "k3-num", "data-value": "cells" });
       var pxOut = el("span", { class: "k3-num", "data-value": "width_px" });
       var screensOut = el("span", { class: "k3-num", "data-value": "screens" });
       var facts = el("p", { class: "f03-true", "data-sym": "cost-cells" },
-        cellsOut, " score cells per head, per layer (N²). Drawn at " + C.px_per_cell + " px per cell, one side would be ",
-        pxOut, " px wide: ", screensOut, " screens of " + W.int(C.screen_px) + " px.");
-      var left = el("div", { class: "f03-left" }, el("p", { class: "k3-label", text: "The N×N score matrix (log-compressed)" }), pic, facts);
+        cellsOut, shown("cells_after"), pxOut, shown("px_after"), screensOut, shown("screens_after"));
+      var left = el("div", { class: "f03-left" }, ctx.show(el("p", { class: "k3-label" }), say("matrix_label")), pic, facts);
 
-      /* ---- right: four readouts ---- */
-      function readout(key, sym, title, when, formula) {
-        var big = el("span", { class: "f03-big k3-num", "data-value": key });
+      /* ---- right: four readouts (the builder's cards: title, when, formula, growth per doubling) ---- */
+      var cards = {};
+      data.cards.forEach(function (c, k) {
+        var card = ["cards", k];
+        var big = el("span", { class: "f03-big k3-num", "data-value": c.key });
         var exact = el("span", { class: "f03-exact k3-num" });
-        var grow = el("span", { class: "f03-grow" });
-        var card = el("div", { class: "f03-card", "data-card": key, "data-sym": sym, tabindex: 0 },
-          el("span", { class: "f03-card-title", text: title }),
-          el("span", { class: "f03-when", text: when }),
-          el("span", { class: "f03-formula k3-num", text: formula }), big, exact, grow);
-        return { node: card, big: big, exact: exact, grow: grow };
-      }
-      var cards = {
-        train: readout("train", "cost-cells", "Training: score matrix held", "materialised per layer and head, before FlashAttention", "N² cells"),
-        prefill: readout("prefill", "cost-prefill", "Prefill: attention arithmetic", "FLOPs per layer for QKᵀ and PV over a prompt of N tokens, causal (N²/2 query–key pairs)", "2·N²·D FLOPs"),
-        decode: readout("decode", "cost-reads", "Decode: one step's traffic", "cache elements per layer for one new token", "read 2·N·D · write 2·D"),
-        cache: readout("cache", "cost-cache", "KV cache kept", "elements per layer, held between steps", "2·N·D elements"),
-      };
-      var writesOut = el("span", { class: "k3-num", "data-value": "writes", "data-sym": "cost-writes" });
+        cards[c.key] = { big: big, exact: exact, node: el("div", { class: "f03-card", "data-card": c.key, "data-sym": c.sym, tabindex: 0 },
+          ctx.show(el("span", { class: "f03-card-title" }), card.concat(["title"])),
+          ctx.show(el("span", { class: "f03-when" }), card.concat(["when"])),
+          ctx.show(el("span", { class: "f03-formula k3-num" }), card.concat(["formula"])), big, exact,
+          ctx.show(el("span", { class: "f03-grow" }), card.concat(["grow"]))) };
+      });
+      var writesOut = ctx.show(el("span", { class: "k3-num", "data-value": "writes", "data-sym": "cost-writes" }), ["writes_text"]);
       // under the reads' own unit line, so "elements read" sits right below the number it names
-      cards.decode.exact.parentNode.insertBefore(el("span", { class: "f03-writes" }, "writes ", writesOut, " elements (2·D)"), cards.decode.exact.nextSibling);
+      cards.decode.exact.parentNode.insertBefore(el("span", { class: "f03-writes" }, shown("writes_before"), writesOut,
+        shown("writes_after")), cards.decode.exact.nextSibling);
       var constants = el("p", { class: "f03-constants" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }),
-        " constants: D = " + C.n_heads + " heads × " + C.d_head + " = " + W.int(C.D) + ", " + C.bytes_per_element +
-        " bytes per element, " + C.px_per_cell + " px per cell, " + W.int(C.screen_px) + "-px screen.");
+        shown("constants"));
       var flash = W.html(el("p", { class: "f03-flash" }), data.flash_html);  // rendered at build time (fact badges)
       var right = el("div", { class: "f03-right" }, el("div", { class: "f03-cards" },
         cards.train.node, cards.prefill.node, cards.decode.node, cards.cache.node), constants, flash);
@@ -93,43 +90,32 @@
         el("div", { class: "f03-controls k3-sticky" }, slider.node, keysHint), el("div", { class: "f03-grid" }, left, right)));
 
       /* ---- paint ---- */
-      function bytes(x) { return W.si(x, "B"); }
       function paint(i) {
-        var n = data.N[i], g = data.growth;
-        var s = MAX * data.side[i];
+        var s = MAX * data.side[i], n = { n: ["n_text", i] };
         square.setAttribute("width", s);
         square.setAttribute("height", s);
         tri.setAttribute("d", "M" + X0 + "," + Y0 + "L" + X0 + "," + (Y0 + s) + "L" + (X0 + s) + "," + (Y0 + s) + "Z");
-        topLabel.textContent = "N = " + W.int(n) + " keys";
+        ctx.show(topLabel, say("top_label"), n);
         sideLabel.setAttribute("transform", "translate(" + (X0 - 10) + "," + (Y0 + s / 2) + ") rotate(-90)");
-        sideLabel.textContent = W.int(n) + " queries";
-        pic.setAttribute("aria-label", "Score matrix for N = " + W.int(n) + ": " + W.int(data.cells[i]) +
-          " cells, drawn with a logarithmically compressed side; the lower triangle is what a causal model uses.");
-        cellsOut.textContent = W.int(data.cells[i]);
-        pxOut.textContent = W.int(data.width_px[i]);
-        var sc = data.screens[i];
-        screensOut.textContent = sc < 100 ? W.fmt(sc, sc < 10 ? 2 : 1) : W.int(sc);
+        ctx.show(sideLabel, say("side_label"), n);
+        pic.setAttribute("aria-label", ctx.text(say("matrix_aria"), { n: ["n_text", i], cells: ["cells_text", i] }));
+        ctx.show(cellsOut, ["cells_text", i]);
+        ctx.show(pxOut, ["width_px_text", i]);
+        ctx.show(screensOut, ["screens_text", i]);
         grid.setAttribute("d", gridPath(data.N[i], s));
 
-        cards.train.big.textContent = W.int(data.cells[i]);
-        cards.train.exact.textContent = "cells per head · " + bytes(data.train_bytes_layer[i]) + " per layer for " + C.n_heads + " heads";
-        cards.train.grow.textContent = times(g.cells);
-        cards.prefill.big.textContent = W.si(data.prefill_flops[i], "FLOP");
-        cards.prefill.exact.textContent = W.int(data.prefill_flops[i]);
-        cards.prefill.grow.textContent = times(g.prefill);
-        cards.decode.big.textContent = W.int(data.decode_reads[i]);
-        writesOut.textContent = W.int(data.decode_writes);
-        cards.decode.exact.textContent = "elements read · " + bytes(data.decode_read_bytes[i]);
-        cards.decode.grow.textContent = "reads " + times(g.reads) + "; writes ×" + W.fmt(g.writes, 0);
-        cards.cache.big.textContent = W.int(data.cache_elements[i]);
-        cards.cache.exact.textContent = "elements · " + bytes(data.cache_bytes[i]) + " per layer";
-        cards.cache.grow.textContent = times(g.cache);
+        ctx.show(cards.train.big, ["cells_text", i]);
+        ctx.show(cards.train.exact, say("train_exact"), { bytes: ["train_bytes_text", i] });
+        ctx.show(cards.prefill.big, ["prefill_si_text", i]);
+        ctx.show(cards.prefill.exact, ["prefill_text", i]);
+        ctx.show(cards.decode.big, ["reads_text", i]);
+        ctx.show(cards.decode.exact, say("reads_exact"), { bytes: ["read_bytes_text", i] });
+        ctx.show(cards.cache.big, ["cache_text", i]);
+        ctx.show(cards.cache.exact, say("cache_exact"), { bytes: ["cache_bytes_text", i] });
       }
       function describe(i) {
-        return "N = " + W.int(data.N[i]) + ": " + W.int(data.cells[i]) + " score cells per head; prefill " +
-          W.int(data.prefill_flops[i]) + " FLOPs per layer; one decode step reads " + W.int(data.decode_reads[i]) +
-          " and writes " + W.int(data.decode_writes) + " elements; the KV cache holds " + W.int(data.cache_elements[i]) +
-          " elements per layer.";
+        return { path: say("describe"), slots: { n: ["n_text", i], cells: ["cells_text", i], prefill: ["prefill_text", i],
+          reads: ["reads_text", i], writes: ["writes_text"], cache: ["cache_text", i] } };
       }
 
       if (ctx.reducedMotion()) mount.classList.add("f03-still");

@@ -1,19 +1,25 @@
-"""FIG 03 · cost vs N: the slider (keyboard and mouse) sets N; every readout equals the costs
-kernels for that N; doubling N quadruples the score cells and doubles the cache; N lives in the URL."""
+"""FIG 03 · cost vs N in the browser: the slider (keyboard and mouse) sets N; every readout is the
+one shipped for that N; doubling N quadruples the score cells and doubles the cache; N lives in the
+URL. What is shown is checked against what was shipped; the shipped data against the kernels, and
+its sentences against the numbers, in test_fig_03_data.py."""
+
+import json
 
 import pytest
 
-from k3explainer.kernels import (
-    decode_step_reads,
-    decode_step_writes,
-    kv_cache_elements,
-    prefill_attention_flops,
-    score_cells,
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
 )
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
 
 pytestmark = pytest.mark.browser
 FIG = "fig-03"
+# texts the figure places with ctx.show: 6 fixed around the matrix, 4 × 4 on the cards, 4 around the
+# writes and the constants, and 13 that follow N (2 labels, 3 numbers under the matrix, 8 readouts)
+SHOWN = 6 + 16 + 4 + 13
 
 
 @pytest.fixture(scope="module")
@@ -29,41 +35,47 @@ def shown_n(fig):
     return int(shown_number(fig.locator(".k3-slider output").inner_text()))
 
 
-def assert_readouts_match_kernel(fig, shipped, n, spoken=True):
-    """Every readout for N = n; `spoken`: the aria-live line says it too (after a reader's action,
-    never after a load or back/forward)."""
-    c = shipped["constants"]
-    D = c["D"]
-    assert D == c["n_heads"] * c["d_head"]
+def assert_readouts_show(fig, page, site_dir, shipped, i, spoken=True):
+    """Every readout is the one shipped for slider position i, and every placed text is the shipped
+    text at its path; `spoken`: the aria-live line says it too (after a reader's action, never
+    after a load or back/forward)."""
+    n = shipped["N"][i]
     assert shown_n(fig) == n
-    assert value(fig, "cells") == score_cells(n)
-    assert value(fig, "train") == score_cells(n)
-    assert shown_number(fig.locator("[data-card='prefill'] .f03-exact").inner_text()) == prefill_attention_flops(n, D)
-    assert value(fig, "decode") == decode_step_reads(n, D)
-    assert value(fig, "writes") == decode_step_writes(D)
-    assert value(fig, "cache") == kv_cache_elements(n, D)
-    assert value(fig, "width_px") == n * c["px_per_cell"]
-    screens = n * c["px_per_cell"] / c["screen_px"]
-    digits = 2 if screens < 10 else 1 if screens < 100 else 0
-    assert value(fig, "screens") == pytest.approx(screens, abs=0.5 * 10**-digits + 1e-9)
+    for key, values in (
+        ("cells", "cells"),
+        ("train", "cells"),
+        ("decode", "decode_reads"),
+        ("cache", "cache_elements"),
+        ("width_px", "width_px"),
+    ):
+        assert value(fig, key) == shipped[values][i], key
+    assert shown_number(fig.locator("[data-card='prefill'] .f03-exact").inner_text()) == shipped["prefill_flops"][i]
+    assert value(fig, "writes") == shipped["decode_writes"]
+    assert fig.locator("[data-value='screens']").inner_text() == shipped["screens_text"][i]
+    assert fig.locator("[data-value='cells']").get_attribute("data-shows") == json.dumps(
+        ["cells_text", i], separators=(",", ":")
+    )
+    spoke = fig.locator(".fig-live[data-shows]").count()  # the narration, once it has spoken
+    assert assert_shown_is_shipped(page, site_dir, FIG) == SHOWN + spoke
     if spoken:
         assert f"{n:,}" in fig.locator(".fig-live").inner_text()
+        assert json.loads(fig.locator(".fig-live").get_attribute("data-slots"))["n"] == ["n_text", i]
 
 
-def test_keyboard_steps_and_doubling(watched, site_url, shipped):
+def test_keyboard_steps_and_doubling(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     Ns = shipped["N"]
     i = shipped["index"]
-    assert_readouts_match_kernel(fig, shipped, Ns[i], spoken=False)
+    assert_readouts_show(fig, page, site_dir, shipped, i, spoken=False)
     assert fig.locator(".fig-live").inner_text() == ""  # nothing is spoken on load
     fig.locator("input[type=range]").focus()
     page.keyboard.press("ArrowRight")
-    assert_readouts_match_kernel(fig, shipped, Ns[i + 1])
+    assert_readouts_show(fig, page, site_dir, shipped, i + 1)
     before = {k: value(fig, k) for k in ("cells", "cache", "decode", "writes")}
     page.keyboard.press("Shift+ArrowRight")  # one octave: N doubles
     assert shown_n(fig) == 2 * Ns[i + 1]
-    assert_readouts_match_kernel(fig, shipped, Ns[i + 1] * 2)
+    assert_readouts_show(fig, page, site_dir, shipped, i + 1 + shipped["octave"])
     assert value(fig, "cells") == 4 * before["cells"]
     assert value(fig, "cache") == 2 * before["cache"]
     assert value(fig, "decode") == 2 * before["decode"]
@@ -71,36 +83,37 @@ def test_keyboard_steps_and_doubling(watched, site_url, shipped):
     page.keyboard.press("Shift+ArrowLeft")
     assert shown_n(fig) == Ns[i + 1]
     page.keyboard.press("Home")
-    assert_readouts_match_kernel(fig, shipped, Ns[0])
+    assert_readouts_show(fig, page, site_dir, shipped, 0)
     page.keyboard.press("End")
-    assert_readouts_match_kernel(fig, shipped, Ns[-1])
+    assert_readouts_show(fig, page, site_dir, shipped, len(Ns) - 1)
     assert "fig-03.n=" + str(Ns[-1]) in page.url
 
 
-def test_mouse_on_the_slider_sets_n(watched, site_url, shipped):
+def test_mouse_on_the_slider_sets_n(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     box = fig.locator("input[type=range]").bounding_box()
     page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # the left end: the smallest N
-    assert_readouts_match_kernel(fig, shipped, shipped["N"][0])
+    assert_readouts_show(fig, page, site_dir, shipped, 0)
     page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
-    assert_readouts_match_kernel(fig, shipped, shipped["N"][-1])
+    assert_readouts_show(fig, page, site_dir, shipped, len(shipped["N"]) - 1)
     assert "fig-03.n=" + str(shipped["N"][-1]) in page.url
 
 
-def test_n_lives_in_the_url_and_history(watched, site_url, shipped):
+def test_n_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-03.n=65536")
-    assert_readouts_match_kernel(fig, shipped, 65536, spoken=False)
+    i = shipped["N"].index(65536)
+    assert_readouts_show(fig, page, site_dir, shipped, i, spoken=False)
     fig.locator("input[type=range]").focus()
     page.keyboard.press("Shift+ArrowRight")
     assert "fig-03.n=131072" in page.url
     page.go_back()
     page.wait_for_function("() => document.querySelector('#fig-03 .k3-slider output').textContent === '65,536'")
-    assert_readouts_match_kernel(fig, shipped, 65536, spoken=False)
+    assert_readouts_show(fig, page, site_dir, shipped, i, spoken=False)
 
 
 def test_table_symbols_and_readouts_light_each_other(watched, site_url):

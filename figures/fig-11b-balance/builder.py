@@ -8,8 +8,12 @@ limit would drop at each capacity factor, the balance statistic N·Σ f P, the s
 update that the auxiliary loss supplied, and the bias vector of the bias run.
 """
 
+from decimal import ROUND_HALF_UP, Decimal
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+
+from k3explainer.site.readertext import fixed
 
 from ..experiments import balance_runs, dropped_share, expert_capacity, load_ratio
 
@@ -56,6 +60,78 @@ def draw_inputs(
     return {"p0": p0, "W0": W0, "X": X}
 
 
+def as_written(x: float) -> str:
+    """A setting as the page writes it, the shortest form of the number (1.0 → "1", 1.25 → "1.25")."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def fmt(x: float, digits: int) -> str:
+    """x to `digits` decimals as the page's W.fmt writes it. JS's toFixed rounds a tie of the binary
+    value away from zero, where readertext.fixed rounds it to even, and this figure's numbers tie
+    often (a load ratio n/32 such as 4.625, a dropped share m/512 such as 6.25%)."""
+    return fixed(float(Decimal(float(x)).quantize(Decimal(10) ** -digits, ROUND_HALF_UP)), digits)
+
+
+def percent(x: float, digits: int) -> str:
+    return fmt(100 * x, digits) + "%"
+
+
+def reader_text(P: Params, runs: list[tuple[str, float]], numbers: dict) -> dict:
+    """Every text the figure shows, from the numbers it ships (readertext: the component places
+    them). Per-state numbers are lists indexed like the data ([run][grid step], [capacity
+    factor][run][grid step], [grid step][expert]); sentences are templates whose {slots} take them."""
+    ratio, dropped, stat, share, bias = (numbers[k] for k in ("ratio", "dropped", "stat", "aux_share", "bias"))
+    last, mean = len(ratio[0]) - 1, fmt(numbers["mean_load"], 0)
+    notes = "busiest ÷ mean {ratio} · dropped {dropped}"
+    return {
+        "alpha_text": [as_written(a) for a in P.alphas],
+        "cf_text": [as_written(c) for c in P.capacity_factors],
+        "expert_label": [str(e + 1) for e in range(P.n_experts)],
+        "title": [f"Switch loss, α = {as_written(a)}" if g == "switch" else LABELS[g] for g, a in runs],
+        "ratio_text": [[fmt(v, 2) for v in row] for row in ratio],
+        "dropped_text": [[[percent(v, 1) for v in row] for row in by_run] for by_run in dropped],
+        "stat_text": [[fmt(v, 2) for v in row] for row in stat],
+        "aux_share_text": [[percent(v, 0) for v in row] for row in share],
+        "bias_text": [[("+" if b > 0 else "") + fmt(b, 2) for b in row] for row in bias],
+        "text": {
+            "slider": "{step} of {last}",
+            "alpha_option": "α = {alpha}",
+            "cf_option": "×{cf}",
+            "cf_option_aria": "capacity factor {cf}",
+            "cf_key": "capacity ×{cf} (shaded: over it)",
+            "y_title": "busiest expert ÷ mean load (log scale)",
+            "chart": (
+                f"Busiest expert's load divided by the mean load over {P.n_steps} router steps: no balancing ends "
+                f"at {fmt(ratio[0][last], 2)}, the Switch loss with α = {{alpha}} at {{switch_end}}, the bias at "
+                f"{fmt(ratio[-1][last], 2)}; dashed: capacity factor {{cf}}, above which the busiest expert drops "
+                "slots; the marker is at step {step}."
+            ),
+            "bars": "{title}: tokens per expert at step {step} (capacity {capacity})",
+            "bar": "Expert {expert}: {load} tokens",
+            "bar_over": "Expert {expert}: {load} tokens, {over} over capacity",
+            "note": {
+                "none": notes,
+                "switch": notes + " · N·Σf·P {stat} · loss share of router update {share}",
+                "bias": notes + " · bias steers the choice only: {share} of the router update",
+            },
+            "pick_hint": (
+                "Hover or tap a bar (or Tab to the bars and press ← →) to compare one expert across the three "
+                f"runs. Mean load {mean} tokens; capacity {{capacity}}."
+            ),
+            "expert": (
+                "Expert {expert} at step {step}: {load_none} tokens (no balancing), {load_switch} tokens "
+                f"(Switch loss, α = {{alpha}}), {{load_bias}} tokens (bias); capacity {{capacity}}, mean {mean}. "
+                "Its bias: {bias} against the experts' mean."
+            ),
+            "step": (
+                f"Step {{step}}: busiest ÷ mean {{ratio_none}} ({LABELS['none']}), {{ratio_switch}} ({{title}}), "
+                f"{{ratio_bias}} ({LABELS['bias']}); at capacity factor {{cf}} the share of slots dropped is "
+                "{dropped_none}, {dropped_switch}, {dropped_bias}; the loss supplied {share} of the router update."
+            ),
+        },
+    }
+
+
 def runs_for(alphas: list[float]) -> list[tuple[str, float]]:
     """No balancing, the auxiliary loss at each α, the bias: the order of every run axis shipped."""
     return [("none", 0.0)] + [("switch", float(a)) for a in alphas] + [("bias", 0.0)]
@@ -87,6 +163,20 @@ def build(params: dict, facts) -> dict:
     caps = [expert_capacity(c, T, E, k) for c in P.capacity_factors]
     at_grid = load[:, grid]  # [R, G, N]
     bias = out["bias"][len(runs) - 1, 0]  # [G, N] the bias run's bias at the grid steps
+    # [G, N] the selection bias less its mean over the experts: a shift shared by every expert changes no
+    # choice, so this is the part that steers (the raw bias drifts with the sign updates' imbalance)
+    steering = np.round(bias - bias.mean(axis=-1, keepdims=True), 6)
+    ratio = load_ratio(load)
+    dropped = np.stack([dropped_share(at_grid, c) for c in caps])  # [C, R, G]
+    stat, aux_share = sig(out["stat"][:, 0]), sig(out["aux_share"][:, 0])  # [R, G]
+    numbers = {
+        "ratio": ratio[:, grid],
+        "dropped": dropped,
+        "stat": stat,
+        "aux_share": aux_share,
+        "bias": steering,
+        "mean_load": k * T / E,
+    }
     return {
         "experts": E,
         "top_k": k,
@@ -107,21 +197,22 @@ def build(params: dict, facts) -> dict:
         "feature_dim": P.feature_dim,  # with the two scales, what a test needs to re-draw the inputs
         "preference_scale": P.preference_scale,
         "weight_scale": P.weight_scale,
-        "ratio": load_ratio(load),  # [R, S + 1] busiest ÷ mean, every step
+        "ratio": ratio,  # [R, S + 1] busiest ÷ mean, every step
         "ratio_max": E / k,  # the most uneven possible: k experts take every token
         "load": at_grid.astype(int),  # [R, G, N] tokens per expert
-        "dropped": np.stack([dropped_share(at_grid, c) for c in caps]),  # [C, R, G]
-        "stat": sig(out["stat"][:, 0]),  # [R, G] N·Σ f_i P_i (α = 1)
-        "aux_share": sig(out["aux_share"][:, 0]),  # [R, G] the auxiliary loss's share of the router update
+        # [C, R, G, N] tokens over each capacity, expert by expert (a bar's label says how many)
+        "over_capacity": np.stack([np.maximum(0, at_grid - c) for c in caps]).astype(int),
+        "dropped": dropped,
+        "stat": stat,  # [R, G] N·Σ f_i P_i (α = 1)
+        "aux_share": aux_share,  # [R, G] the auxiliary loss's share of the router update
         "cosine": sig(out["cosine"][:, 0]),  # [R, G] between the auxiliary and the task update
-        # [G, N] the selection bias less its mean over the experts: a shift shared by every expert changes no
-        # choice, so this is the part that steers (the raw bias drifts with the sign updates' imbalance)
-        "bias": np.round(bias - bias.mean(axis=-1, keepdims=True), 6),
+        "bias": steering,
         "load_axis": int(
             np.ceil(at_grid.max() / (k * T / E)) * (k * T / E)
         ),  # the bars' scale: whole multiples of the mean
         "p0": sig(inputs["p0"]),  # the starting preference and weights, so a test can check its re-draw
         "W0": sig(inputs["W0"]),
+        **reader_text(P, runs, numbers),
         "k3_md": (
             "K3 uses {{kimi_k3.balancing}}: the same family as the bias here, but the sources we checked "
             "do not give its update rule, so the figure does not simulate it."

@@ -3,7 +3,8 @@
  * Top: the busiest expert's load ÷ the mean load at every step, one line per run (the other α
  * values faint), the capacity factor as a dashed line, a marker at the chosen step. Below: the
  * load on each expert at that step, one bar panel per run, slots over capacity drawn as dropped.
- * Every number was computed at build time (experiments.balance); nothing here does science.
+ * Every number was computed at build time (experiments.balance), and every sentence written there
+ * (builder.reader_text); nothing here does science or composes text.
  * State: step (a grid step), a = α, cf = capacity factor, e = the selected expert (−1: none). */
 (function () {
   "use strict";
@@ -21,21 +22,37 @@
       var N = data.experts, G = data.steps.length, last = data.n_steps, st = ctx.get();
       function run(kind, s) { return kind === "none" ? 0 : kind === "bias" ? data.runs.length - 1 : 1 + data.alphas.indexOf(s.a); }
       function at(s) { return data.steps.indexOf(s.step); }
-      function cap(s) { return data.capacity[data.capacity_factors.indexOf(s.cf)]; }
-      function dropped(kind, s) { return data.dropped[data.capacity_factors.indexOf(s.cf)][run(kind, s)][at(s)]; }
+      function cfAt(s) { return data.capacity_factors.indexOf(s.cf); }
+      function cap(s) { return data.capacity[cfAt(s)]; }
       function ratio(kind, s) { return data.ratio[run(kind, s)][s.step]; }
-      function pct(x, d) { return W.fmt(100 * x, d) + "%"; }
-      function title(kind, s) { return kind === "switch" ? "Switch loss, α = " + s.a : data.labels[kind]; }
+      /* where the shipped texts of a state are: paths into the data, for the templates' slots */
+      function alphaSlot(s) { return ["alpha_text", data.alphas.indexOf(s.a)]; }
+      function cfSlot(s) { return ["cf_text", cfAt(s)]; }
+      function ratioSlot(kind, s) { return ["ratio_text", run(kind, s), at(s)]; }
+      function droppedSlot(kind, s) { return ["dropped_text", cfAt(s), run(kind, s), at(s)]; }
+      function shareSlot(kind, s) { return ["aux_share_text", run(kind, s), at(s)]; }
+      function expertSlots(s) {
+        var j = at(s);
+        return { expert: ["expert_label", s.e], step: ["steps", j], load_none: ["load", run("none", s), j, s.e],
+          load_switch: ["load", run("switch", s), j, s.e], alpha: alphaSlot(s), load_bias: ["load", run("bias", s), j, s.e],
+          capacity: ["capacity", cfAt(s)], bias: ["bias_text", j, s.e] };
+      }
       function elList(tag, attrs, list) { return el.apply(null, [tag, attrs].concat(list)); }
 
       /* ---------- controls ---------- */
       var slider = W.slider({ label: "Step", values: data.steps, index: at(st),
-        format: function (v) { return v + " of " + last; }, onInput: function (i, how) { ctx.set({ step: data.steps[i] }, how); } });
+        format: function (v) { return ctx.text(["text", "slider"], { step: ["steps", data.steps.indexOf(v)], last: ["n_steps"] }); },
+        onInput: function (i, how) { ctx.set({ step: data.steps[i] }, how); } });
       slider.input.addEventListener("change", function () { ctx.end(); });
       var alpha = W.choice({ label: "Loss weight α", value: st.a, onChange: function (v, how) { ctx.set({ a: +v }, how); },
-        options: data.alphas.map(function (a) { return { value: a, text: "α = " + a, sym: "bal-alpha" }; }) });
+        options: data.alphas.map(function (a, i) {
+          return { value: a, text: ctx.text(["text", "alpha_option"], { alpha: ["alpha_text", i] }), sym: "bal-alpha" };
+        }) });
       var factor = W.choice({ label: "Capacity factor", value: st.cf, onChange: function (v, how) { ctx.set({ cf: +v }, how); },
-        options: data.capacity_factors.map(function (c) { return { value: c, text: "×" + c, sym: "bal-capacity", aria: "capacity factor " + c }; }) });
+        options: data.capacity_factors.map(function (c, i) {
+          var slot = { cf: ["cf_text", i] };
+          return { value: c, text: ctx.text(["text", "cf_option"], slot), sym: "bal-capacity", aria: ctx.text(["text", "cf_option_aria"], slot) };
+        }) });
       function group(label, node) { return el("div", { class: "k3-row f11b-group" }, el("span", { class: "k3-label", "aria-hidden": "true", text: label }), node); }
 
       /* ---------- the chart: busiest ÷ mean over the steps ---------- */
@@ -74,17 +91,15 @@
         svg.appendChild(lines[active[1]]);  // the chosen α's line above the others
         capLine.setAttribute("transform", "translate(0," + y(s.cf).toFixed(1) + ")");
         capZone.setAttribute("height", Math.max(0, y(s.cf) - M.t).toFixed(1));
-        capKey.textContent = "capacity ×" + s.cf + " (shaded: over it)";
+        ctx.show(capKey, ["text", "cf_key"], { cf: cfSlot(s) });
         marker.setAttribute("transform", "translate(" + x(s.step).toFixed(1) + ",0)");
         KINDS.forEach(function (kind) {
           dots[kind].setAttribute("cx", x(s.step).toFixed(1));
           dots[kind].setAttribute("cy", y(ratio(kind, s)).toFixed(1));
           svg.appendChild(dots[kind]);
         });
-        svg.setAttribute("aria-label", "Busiest expert's load divided by the mean load over " + last + " router steps: no balancing ends at " +
-          W.fmt(data.ratio[0][last], 2) + ", the Switch loss with α = " + s.a + " at " + W.fmt(data.ratio[run("switch", s)][last], 2) +
-          ", the bias at " + W.fmt(data.ratio[data.runs.length - 1][last], 2) + "; dashed: capacity factor " + s.cf +
-          ", above which the busiest expert drops slots; the marker is at step " + s.step + ".");
+        svg.setAttribute("aria-label", ctx.text(["text", "chart"], { alpha: alphaSlot(s),
+          switch_end: ["ratio_text", run("switch", s), G - 1], cf: cfSlot(s), step: ["steps", at(s)] }));
       }
       W.scrub({ node: box, listen: ctx.on, margin: M, count: G, onIndex: function (i, how) { ctx.set({ step: data.steps[i] }, how); }, onEnd: ctx.end });
       var resize = "ResizeObserver" in window ? new ResizeObserver(function () { if (box.clientWidth !== width) draw(); }) : null;
@@ -120,7 +135,7 @@
           bars[next].node.focus();
         });
         var note = el("p", { class: "f11b-note k3-num" });
-        var nums = elList("div", { class: "f11b-nums", "aria-hidden": "true" }, W.range(N, function (e) { return el("span", { text: String(e + 1) }); }));
+        var nums = elList("div", { class: "f11b-nums", "aria-hidden": "true" }, W.range(N, function (e) { return ctx.show(el("span"), ["expert_label", e]); }));
         return { kind: kind, head: head, list: list, bars: bars, capBar: capBar, note: note,
           node: el("div", { class: "f11b-panel f11b-p-" + kind }, head, list, nums, note) };
       });
@@ -129,40 +144,33 @@
 
       mount.appendChild(el("div", { class: "f11b" },
         el("div", { class: "f11b-controls" }, slider.node, group("Loss weight", alpha.node), group("Capacity factor", factor.node)),
-        el("p", { class: "f11b-ytitle k3-axis-title", "aria-hidden": "true", text: "busiest expert ÷ mean load (log scale)" }), box, legend,
+        ctx.show(el("p", { class: "f11b-ytitle k3-axis-title", "aria-hidden": "true" }), ["text", "y_title"]), box, legend,
         elList("div", { class: "f11b-panels" }, panels.map(function (p) { return p.node; })), pick, k3));
       if (resize) resize.observe(box);
 
       function paintBars(s) {
-        var j = at(s), c = cap(s), top = data.load_axis, sel = s.e;
+        var j = at(s), ci = cfAt(s), c = cap(s), top = data.load_axis, sel = s.e, capacity = ["capacity", ci];
         panels.forEach(function (p) {
-          var r = run(p.kind, s), loads = data.load[r][j];
-          p.head.textContent = title(p.kind, s);
+          var r = run(p.kind, s), loads = data.load[r][j], over = data.over_capacity[ci][r][j];
+          ctx.show(p.head, ["title", r]);
           p.capBar.style.bottom = (100 * c / top) + "%";
           p.bars.forEach(function (b, e) {
-            var v = loads[e];
-            b.keep.style.height = (100 * Math.min(v, c) / top) + "%";
-            b.over.style.height = (100 * Math.max(0, v - c) / top) + "%";
+            b.keep.style.height = (100 * Math.min(loads[e], c) / top) + "%";
+            b.over.style.height = (100 * over[e] / top) + "%";
             b.node.setAttribute("aria-selected", e === sel ? "true" : "false");
             b.node.tabIndex = e === (sel < 0 ? 0 : sel) ? 0 : -1;
-            b.node.setAttribute("aria-label", "Expert " + (e + 1) + ": " + v + " tokens" + (v > c ? ", " + (v - c) + " over capacity" : ""));
+            var slots = { expert: ["expert_label", e], load: ["load", r, j, e] };
+            if (over[e]) slots.over = ["over_capacity", ci, r, j, e];
+            b.node.setAttribute("aria-label", ctx.text(["text", over[e] ? "bar_over" : "bar"], slots));
           });
-          p.list.setAttribute("aria-label", title(p.kind, s) + ": tokens per expert at step " + s.step + " (capacity " + c + ")");
-          var text = "busiest ÷ mean " + W.fmt(ratio(p.kind, s), 2) + " · dropped " + pct(dropped(p.kind, s), 1);
-          if (p.kind === "switch") {
-            text += " · N·Σf·P " + W.fmt(data.stat[r][j], 2) + " · loss share of router update " + pct(data.aux_share[r][j], 0);
-          } else if (p.kind === "bias") text += " · bias steers the choice only: 0% of the router update";
-          p.note.textContent = text;
+          p.list.setAttribute("aria-label", ctx.text(["text", "bars"], { title: ["title", r], step: ["steps", j], capacity: capacity }));
+          var slots = { ratio: ratioSlot(p.kind, s), dropped: droppedSlot(p.kind, s) };
+          if (p.kind === "switch") slots.stat = ["stat_text", r, j];
+          if (p.kind !== "none") slots.share = shareSlot(p.kind, s);
+          ctx.show(p.note, ["text", "note", p.kind], slots);
         });
-        pick.textContent = sel < 0 ? "Hover or tap a bar (or Tab to the bars and press ← →) to compare one expert across the three runs. Mean load " +
-          W.fmt(data.mean_load, 0) + " tokens; capacity " + c + "." : expertText(s);
-      }
-      function expertText(s) {
-        var j = at(s), e = s.e, bias = data.bias[j][e];
-        return "Expert " + (e + 1) + " at step " + s.step + ": " + KINDS.map(function (kind) {
-          return data.load[run(kind, s)][j][e] + " tokens (" + (kind === "switch" ? "Switch loss, α = " + s.a : kind === "none" ? "no balancing" : "bias") + ")";
-        }).join(", ") + "; capacity " + cap(s) + ", mean " + W.fmt(data.mean_load, 0) + ". Its bias: " +
-          (bias > 0 ? "+" : "") + W.fmt(bias, 2) + " against the experts' mean.";
+        if (sel < 0) ctx.show(pick, ["text", "pick_hint"], { capacity: capacity });
+        else ctx.show(pick, ["text", "expert"], expertSlots(s));
       }
 
       return {
@@ -176,12 +184,13 @@
           paintBars(s);
         },
         describe: function (prev, s) {
-          if (prev.step === s.step && prev.a === s.a && prev.cf === s.cf) return s.e < 0 ? null : expertText(s);
-          return "Step " + s.step + ": busiest ÷ mean " + KINDS.map(function (kind) {
-            return W.fmt(ratio(kind, s), 2) + " (" + title(kind, s) + ")";
-          }).join(", ") + "; at capacity factor " + s.cf + " the share of slots dropped is " + KINDS.map(function (kind) {
-            return pct(dropped(kind, s), 1);
-          }).join(", ") + "; the loss supplied " + pct(data.aux_share[run("switch", s)][at(s)], 0) + " of the router update.";
+          if (prev.step === s.step && prev.a === s.a && prev.cf === s.cf) return s.e < 0 ? null : { path: ["text", "expert"], slots: expertSlots(s) };
+          var slots = { step: ["steps", at(s)], title: ["title", run("switch", s)], cf: cfSlot(s), share: shareSlot("switch", s) };
+          KINDS.forEach(function (kind) {
+            slots["ratio_" + kind] = ratioSlot(kind, s);
+            slots["dropped_" + kind] = droppedSlot(kind, s);
+          });
+          return { path: ["text", "step"], slots: slots };
         },
         resume: function () { if (resize) resize.observe(box); if (box.clientWidth !== width) draw(); },
         pause: function () { if (resize) resize.unobserve(box); },

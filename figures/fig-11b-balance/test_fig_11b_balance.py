@@ -1,16 +1,14 @@
-"""FIG 11b · load balance over router steps: the shipped runs are the kernel's (re-run here from the
-seed), and every control — the step slider and the chart drag, the α and capacity-factor groups, the
-expert bars by hover, click and arrow keys — shows the kernel's numbers; the state survives a link
-and back; the equation's symbols and the figure light each other; axe finds nothing."""
-
-import re
+"""FIG 11b · load balance over router steps, in the browser: every control — the step slider and
+the chart drag, the α and capacity-factor groups, the expert bars by hover, click and arrow keys —
+shows the shipped numbers and texts for its state; the state survives a link and back; the
+equation's symbols and the figure light each other; axe finds nothing. The shipped data against
+the kernels, and its sentences against the numbers, are checked in test_fig_11b_data.py."""
 
 import numpy as np
 import pytest
 
-from k3explainer.site.projectcode import builder
-from k3project.experiments import balance_runs, dropped_share, expert_capacity, load_ratio
-from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
+from k3explainer.site.readertext import fill
+from tests.browser.support import assert_axe_clean_through, assert_shown_is_shipped, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-11b"
@@ -23,6 +21,7 @@ READ = """() => {
     state: K3.figure('fig-11b').state(),
     titles: all('.f11b-title').map(n => n.textContent),
     notes: all('.f11b-note').map(n => n.textContent),
+    lists: all('.f11b-bars').map(l => l.getAttribute('aria-label')),
     bars: all('.f11b-bars').map(l => [...l.querySelectorAll('[role=option]')].map(o => o.getAttribute('aria-label'))),
     selected: all('.f11b-bars').map(l => [...l.querySelectorAll('[role=option]')].findIndex(o => o.getAttribute('aria-selected') === 'true')),
     heights: all('.f11b-bars').map(l => [...l.querySelectorAll('[role=option]')].map(o =>  // as set (bars ease into it)
@@ -34,174 +33,196 @@ READ = """() => {
     faint: all('.f11b-line.is-faint').map(n => +n.dataset.run),
     chart: f.querySelector('.f11b-chart').getAttribute('aria-label'),
     key: f.querySelector('.f11b > .k3-legend').textContent,
+    options: all('[role=radio]').map(n => [n.textContent, n.getAttribute('aria-label')]),
   };
 }"""
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
-    data = shipped_data(site_dir, FIG)
-    E, k, T, S = data["experts"], data["top_k"], data["tokens"], data["n_steps"]
-    every = data["steps"][1] - data["steps"][0]
-    fig11b = builder(ROOT, "fig-11b-balance")
-    x = fig11b.draw_inputs(data["seed"], E, data["feature_dim"], S, T, data["preference_scale"], data["weight_scale"])
-    np.testing.assert_allclose(data["p0"], x["p0"], rtol=1e-5)  # the re-draw is the builder's
-    np.testing.assert_allclose(data["W0"], x["W0"], rtol=1e-5)
-    runs = fig11b.runs_for(data["alphas"])
-    out = balance_runs(
-        x["X"][None], x["W0"][None], x["p0"][None], top_k=k, runs=runs, gamma=data["gamma"], lr=data["lr"], every=every
+def shipped(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+def run_index(data, kind, alpha):
+    return {"none": 0, "bias": len(data["runs"]) - 1}.get(kind, 1 + data["alphas"].index(alpha))
+
+
+def expected(data, step, alpha, cf, expert=-1) -> dict:
+    """The shipped texts for this state, filled as the component fills them: the panels' titles,
+    list and bar labels and notes, the chart's label, the readout under the bars."""
+    j, c, a = data["steps"].index(step), data["capacity_factors"].index(cf), data["alphas"].index(alpha)
+    r = {kind: run_index(data, kind, alpha) for kind in KINDS}
+    out = {"titles": [data["title"][r[k]] for k in KINDS], "notes": [], "lists": [], "bars": []}
+    for kind in KINDS:
+        run = r[kind]
+        out["lists"].append(
+            fill(data, ["text", "bars"], {"title": ["title", run], "step": ["steps", j], "capacity": ["capacity", c]})
+        )
+        bars = []
+        for e in range(data["experts"]):
+            slots = {"expert": ["expert_label", e], "load": ["load", run, j, e]}
+            if data["over_capacity"][c][run][j][e]:
+                slots["over"] = ["over_capacity", c, run, j, e]
+            bars.append(fill(data, ["text", "bar_over" if "over" in slots else "bar"], slots))
+        out["bars"].append(bars)
+        slots = {"ratio": ["ratio_text", run, j], "dropped": ["dropped_text", c, run, j]}
+        if kind == "switch":
+            slots["stat"] = ["stat_text", run, j]
+        if kind != "none":
+            slots["share"] = ["aux_share_text", run, j]
+        out["notes"].append(fill(data, ["text", "note", kind], slots))
+    out["chart"] = fill(
+        data,
+        ["text", "chart"],
+        {
+            "alpha": ["alpha_text", a],
+            "switch_end": ["ratio_text", r["switch"], len(data["steps"]) - 1],
+            "cf": ["cf_text", c],
+            "step": ["steps", j],
+        },
     )
-    load = out["load"][:, 0].astype(int)
-    bias = out["bias"][-1, 0]
-    return {
-        "data": data,
-        "runs": runs,
-        "load": load,
-        "grid": out["steps"],
-        "ratio": load_ratio(load),
-        "stat": out["stat"][:, 0],
-        "share": out["aux_share"][:, 0],
-        "cosine": out["cosine"][:, 0],
-        "bias": bias - bias.mean(axis=-1, keepdims=True),
-        "cap": {cf: expert_capacity(cf, T, E, k) for cf in data["capacity_factors"]},
-    }
+    out["output"] = fill(data, ["text", "slider"], {"step": ["steps", j], "last": ["n_steps"]})
+    out["key"] = fill(data, ["text", "cf_key"], {"cf": ["cf_text", c]})
+    if expert < 0:
+        out["pick"] = fill(data, ["text", "pick_hint"], {"capacity": ["capacity", c]})
+    else:
+        out["pick"] = fill(
+            data,
+            ["text", "expert"],
+            {
+                "expert": ["expert_label", expert],
+                "step": ["steps", j],
+                "alpha": ["alpha_text", a],
+                "capacity": ["capacity", c],
+                "bias": ["bias_text", j, expert],
+                **{f"load_{kind}": ["load", r[kind], j, expert] for kind in KINDS},
+            },
+        )
+    out["step_said"] = fill(
+        data,
+        ["text", "step"],
+        {
+            "step": ["steps", j],
+            "title": ["title", r["switch"]],
+            "cf": ["cf_text", c],
+            "share": ["aux_share_text", r["switch"], j],
+            **{f"ratio_{kind}": ["ratio_text", r[kind], j] for kind in KINDS},
+            **{f"dropped_{kind}": ["dropped_text", c, r[kind], j] for kind in KINDS},
+        },
+    )
+    return out
 
 
-def run_index(kernel, kind, alpha):
-    return {"none": 0, "bias": len(kernel["runs"]) - 1}.get(kind, 1 + kernel["data"]["alphas"].index(alpha))
-
-
-def assert_shows(page, kernel, step, alpha, cf, expert=-1):
-    """Titles, bars, capacity lines and readouts show the kernel's numbers for this state."""
+def assert_shows(page, site_dir, data, step, alpha, cf, expert=-1):
+    """Titles, bars, capacity lines and readouts show the shipped numbers and texts for this state."""
     seen = page.evaluate(READ)
     assert seen["state"] == {"step": step, "a": alpha, "cf": cf, "e": expert}
-    j = list(kernel["grid"]).index(step)
-    cap, top = kernel["cap"][cf], kernel["data"]["load_axis"]
-    assert seen["output"] == f"{step} of {kernel['data']['n_steps']}"
-    assert seen["titles"][1] == f"Switch loss, α = {alpha:g}"
+    want = expected(data, step, alpha, cf, expert)
+    for key in ("titles", "notes", "lists", "bars", "chart", "output", "pick"):
+        assert seen[key] == want[key], key
+    assert want["key"] in seen["key"]
+    j, c = data["steps"].index(step), data["capacity_factors"].index(cf)
+    cap, top = data["capacity"][c], data["load_axis"]
     for p, kind in enumerate(KINDS):
-        r = run_index(kernel, kind, alpha)
-        loads = kernel["load"][r, step]
-        assert [int(re.search(r": (\d+) tokens", t).group(1)) for t in seen["bars"][p]] == list(loads)
-        assert [(", " in t) for t in seen["bars"][p]] == list(loads > cap)  # "… over capacity" where it spills
+        loads = np.array(data["load"][run_index(data, kind, alpha)][j])
         np.testing.assert_allclose(seen["heights"][p], loads / top, rtol=0, atol=1e-5)  # CSS keeps 6 digits
         assert seen["capacity"][p] == pytest.approx(cap / top, abs=0.01)
-        note = seen["notes"][p]
-        nums = [shown_number(n.rstrip("%")) for n in re.findall(r"−?\d+\.\d+%?|\d+%", note)]
-        assert nums[0] == pytest.approx(kernel["ratio"][r, step], abs=0.005)
-        assert nums[1] == pytest.approx(100 * dropped_share(loads, cap), abs=0.05)
-        if kind == "switch":
-            assert nums[2] == pytest.approx(kernel["stat"][r, j], abs=0.005)
-            assert nums[3] == pytest.approx(100 * kernel["share"][r, j], abs=0.5)
-        if kind == "bias":
-            assert "0% of the router update" in note
         assert seen["selected"][p] == expert
     assert sorted(seen["faint"]) == [
-        i for i in range(1, len(kernel["runs"]) - 1) if i != run_index(kernel, "switch", alpha)
+        i for i in range(1, len(data["runs"]) - 1) if i != run_index(data, "switch", alpha)
     ]
-    assert f"capacity ×{cf:g}" in seen["key"]
+    # the options' labels, and every text placed from the data, are the shipped ones
+    assert seen["options"] == [[f"α = {t}", None] for t in data["alpha_text"]] + [
+        [f"×{t}", f"capacity factor {t}"] for t in data["cf_text"]
+    ]
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 3 * (2 + data["experts"]) + 3
+    seen["want"] = want
     return seen
 
 
-def test_shipped_data_is_the_kernels(kernel):
-    data = kernel["data"]
-    assert [(r["regime"], r["alpha"]) for r in data["runs"]] == kernel["runs"]
-    np.testing.assert_array_equal(data["ratio"], kernel["ratio"])
-    np.testing.assert_array_equal(data["load"], kernel["load"][:, kernel["grid"]])
-    for c, cf in enumerate(data["capacity_factors"]):
-        assert data["capacity"][c] == kernel["cap"][cf]
-        np.testing.assert_array_equal(
-            data["dropped"][c], dropped_share(kernel["load"][:, kernel["grid"]], kernel["cap"][cf])
-        )
-    for key in ("stat", "share", "cosine"):
-        np.testing.assert_allclose(data[{"share": "aux_share"}.get(key, key)], kernel[key], rtol=1e-5, atol=1e-12)
-    np.testing.assert_allclose(data["bias"], kernel["bias"], rtol=0, atol=1e-6)
-
-
-def test_default_view_and_the_step_by_keys_and_by_dragging_the_chart(watched, site_url, kernel):
+def test_default_view_and_the_step_by_keys_and_by_dragging_the_chart(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    last = kernel["data"]["n_steps"]
-    seen = assert_shows(page, kernel, last, 1.0, 1.25)
-    assert f"no balancing ends at {kernel['ratio'][0, last]:.2f}" in seen["chart"]
+    last = shipped["n_steps"]
+    seen = assert_shows(page, site_dir, shipped, last, 1.0, 1.25)
+    assert f"no balancing ends at {shipped['ratio_text'][0][-1]}" in seen["chart"]
     slider = fig.get_by_role("slider", name="Step")
     slider.focus()
     page.keyboard.press("Home")
-    assert_shows(page, kernel, 0, 1.0, 1.25)
+    assert_shows(page, site_dir, shipped, 0, 1.0, 1.25)
     page.keyboard.press("ArrowRight")
-    seen = assert_shows(page, kernel, 4, 1.0, 1.25)
-    assert f"Step 4: busiest ÷ mean {kernel['ratio'][0, 4]:.2f}" in seen["live"]
+    seen = assert_shows(page, site_dir, shipped, 4, 1.0, 1.25)
+    assert seen["live"] == seen["want"]["step_said"] and seen["live"].startswith(
+        f"Step 4: busiest ÷ mean {shipped['ratio_text'][0][shipped['steps'].index(4)]} (No balancing)"
+    )
     assert "fig-11b.step=4" in page.url
     # a press on the chart, then a drag, picks the grid step under the pointer (x runs 0 … n_steps)
     box, margin = fig.locator(".f11b-plot").bounding_box(), (34, 10)
     at = lambda step: box["x"] + margin[0] + (box["width"] - sum(margin)) * step / last
     page.mouse.move(at(60), box["y"] + 60)
     page.mouse.down()
-    assert_shows(page, kernel, 60, 1.0, 1.25)
+    assert_shows(page, site_dir, shipped, 60, 1.0, 1.25)
     page.mouse.move(at(32), box["y"] + 60)
     page.mouse.up()
-    assert_shows(page, kernel, 32, 1.0, 1.25)
+    assert_shows(page, site_dir, shipped, 32, 1.0, 1.25)
     assert "fig-11b.step=32" in page.url
 
 
-def test_loss_weight_and_capacity_factor_by_click_and_arrow_keys(watched, site_url, kernel):
+def test_loss_weight_and_capacity_factor_by_click_and_arrow_keys(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    last = kernel["data"]["n_steps"]
+    last = shipped["n_steps"]
     fig.get_by_role("radio", name="α = 3").click()
-    seen = assert_shows(page, kernel, last, 3.0, 1.25)
-    r = run_index(kernel, "switch", 3.0)
-    assert f"the loss supplied {100 * kernel['share'][r, -1]:.0f}% of the router update" in seen["live"]
+    seen = assert_shows(page, site_dir, shipped, last, 3.0, 1.25)
+    share = shipped["aux_share_text"][run_index(shipped, "switch", 3.0)][-1]
+    assert (
+        seen["live"] == seen["want"]["step_said"] and f"the loss supplied {share} of the router update" in seen["live"]
+    )
     page.keyboard.press("ArrowLeft")  # focus stays in the group: α = 1, then 0.3
     page.keyboard.press("ArrowLeft")
-    assert_shows(page, kernel, last, 0.3, 1.25)
+    assert_shows(page, site_dir, shipped, last, 0.3, 1.25)
     fig.get_by_role("radio", name="capacity factor 2").click()
-    assert_shows(page, kernel, last, 0.3, 2.0)
+    assert_shows(page, site_dir, shipped, last, 0.3, 2.0)
     page.keyboard.press("Home")
-    seen = assert_shows(page, kernel, last, 0.3, 1.0)
+    seen = assert_shows(page, site_dir, shipped, last, 0.3, 1.0)
     assert "fig-11b.cf=1" in page.url and "fig-11b.a=0.3" in page.url
 
 
-def test_expert_bars_by_hover_click_and_keys(watched, site_url, kernel):
+def test_expert_bars_by_hover_click_and_keys(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-11b.step=20")
-    j = list(kernel["grid"]).index(20)
+    j = shipped["steps"].index(20)
     bars = fig.locator(".f11b-p-switch [role=option]")
     bars.nth(4).hover()
-    seen = assert_shows(page, kernel, 20, 1.0, 1.25, 4)
-
-    def expected(e, alpha=1.0):
-        loads = [kernel["load"][run_index(kernel, kind, alpha), 20, e] for kind in KINDS]
-        return (
-            f"Expert {e + 1} at step 20: {loads[0]} tokens (no balancing), {loads[1]} tokens (Switch loss, α = {alpha:g}), "
-            f"{loads[2]} tokens (bias); capacity {kernel['cap'][1.25]}"
-        )
-
-    assert expected(4) in seen["pick"] and expected(4) in seen["live"]
-    bias, shipped = kernel["bias"][j, 4], kernel["data"]["bias"][j][4]
-    shown = "0.00" if abs(bias) < 0.005 else f"{bias:.2f}".replace("-", "\u2212")
-    assert f"Its bias: {'+' if shipped > 0 else ''}{shown} against" in seen["pick"]
+    seen = assert_shows(page, site_dir, shipped, 20, 1.0, 1.25, 4)
+    loads = [shipped["load"][run_index(shipped, kind, 1.0)][j][4] for kind in KINDS]
+    assert seen["pick"].startswith(
+        f"Expert 5 at step 20: {loads[0]} tokens (no balancing), {loads[1]} tokens (Switch loss, α = 1), "
+        f"{loads[2]} tokens (bias); capacity {shipped['capacity'][1]}"
+    )
+    assert seen["live"] == seen["pick"]  # the narration says what the readout shows
+    assert f"Its bias: {shipped['bias_text'][j][4]} against" in seen["pick"]
     fig.locator(".f11b-p-bias [role=option]").nth(9).click()
-    assert_shows(page, kernel, 20, 1.0, 1.25, 9)
+    assert_shows(page, site_dir, shipped, 20, 1.0, 1.25, 9)
     page.keyboard.press("ArrowRight")
-    assert_shows(page, kernel, 20, 1.0, 1.25, 10)
+    assert_shows(page, site_dir, shipped, 20, 1.0, 1.25, 10)
     assert page.evaluate("document.activeElement.dataset.e") == "10"
     page.keyboard.press("End")
-    seen = assert_shows(page, kernel, 20, 1.0, 1.25, kernel["data"]["experts"] - 1)
-    assert expected(kernel["data"]["experts"] - 1) in seen["live"]
+    seen = assert_shows(page, site_dir, shipped, 20, 1.0, 1.25, shipped["experts"] - 1)
+    assert seen["live"] == seen["pick"] and seen["pick"].startswith(f"Expert {shipped['experts']} at step 20: ")
     assert "fig-11b.e=15" in page.url
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-11b.step=20&fig-11b.a=3&fig-11b.cf=1&fig-11b.e=10")
-    assert_shows(page, kernel, 20, 3.0, 1.0, 10)
+    assert_shows(page, site_dir, shipped, 20, 3.0, 1.0, 10)
     fig.get_by_role("radio", name="α = 0.3").click()
     assert "fig-11b.a=0.3" in page.url
-    assert_shows(page, kernel, 20, 0.3, 1.0, 10)
+    assert_shows(page, site_dir, shipped, 20, 0.3, 1.0, 10)
     page.go_back()
     page.wait_for_function("() => K3.figure('fig-11b').state().a === 3")
-    assert_shows(page, kernel, 20, 3.0, 1.0, 10)
+    assert_shows(page, site_dir, shipped, 20, 3.0, 1.0, 10)
 
 
 def test_symbols_link_both_ways_and_motion_follows_the_reader(watched, site_url):

@@ -2,12 +2,12 @@
  * and the outputs of the l layers below). Left, the plain residual stream's equal shares
  * 1/(l + 1) (residual_shares); right, softmax weights over depth from a learned query
  * (attention_residual). "Layers below" picks l; "New query" steps to the next seeded query;
- * every number was computed at build time for every (query, l).
+ * every number was computed at build time for every (query, l), and every sentence written there
+ * (builder.reader_text): this file places them.
  * State: q = the query (0 is w = 0), l = layers below, src = the selected source (−1: none);
  * a source above the reading layer cannot be selected, so it reads as none. */
 (function () {
   "use strict";
-  function layers(l) { return l + (l === 1 ? " layer" : " layers"); }
 
   K3.register("fig-12-attention-residuals", {
     state: function (data) {
@@ -17,11 +17,10 @@
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
-      var n = data.labels.length, nq = data.weights.length, digits = data.precision, depths = data.depths;
+      var n = data.labels.length, nq = data.weights.length, depths = data.depths;
       var SVGW = 600, SVGH = 34;  // stacked-bar viewBox; it stretches to the column width
       var q, li, src;  // the state being drawn: query, index into depths, selected source (−1: none)
 
-      function queryName(i) { return i === 0 ? "w = 0 (initialisation)" : "query " + i + " of " + (nq - 1); }
       function selected(s) { return s.src <= s.l ? s.src : -1; }
       function select(i, how) { ctx.set({ src: i }, how); }
       function setQuery(i, how) { ctx.set({ q: i }, how); }
@@ -29,14 +28,14 @@
       /* ---- controls: query stepper, New query button, the query vector itself ---- */
       var stepper = W.stepper({
         label: "Query", count: nq, value: ctx.get().q,
-        format: function (i) { return i === 0 ? "w = 0" : "query " + i + " / " + (nq - 1); },
+        format: function (i) { return ctx.text(["query_step", i]); },
         onChange: function (i, how) { setQuery(i, how); },
       });
       var newBtn = el("button", { type: "button", class: "k3-btn f12-new", "aria-keyshortcuts": "N",
         text: "New query", on: { click: function () { setQuery(q + 1, "click"); } } });
       var depth = W.slider({
         label: "Layers below", values: depths, index: depths.indexOf(ctx.get().l),
-        format: function (l) { return layers(l) + " + embedding"; },
+        format: function (l) { return ctx.text(["depth_text", depths.indexOf(l)]); },
         onInput: function (i) {  // the selected source may no longer be below the reading layer
           ctx.set({ l: depths[i], src: ctx.get().src > depths[i] ? -1 : ctx.get().src }, "input");
         },
@@ -47,9 +46,9 @@
       var wView = W.matrix({ caption: "learned query w", cols: dims, digits: 2, sym: "ar-query" });
 
       /* ---- the two stacked bars (one segment per source) ---- */
-      function stackedBar(sym, title) {
+      function stackedBar(sym, titlePath) {
         var svg = el("svg:svg", { class: "f12-stack", viewBox: "0 0 " + SVGW + " " + SVGH, preserveAspectRatio: "none",
-          role: "img", "data-graphic": "chart", "aria-label": title, "aria-describedby": ctx.id + "-bars-key", "data-sym": sym });
+          role: "img", "data-graphic": "chart", "aria-label": ctx.text(titlePath), "aria-describedby": ctx.id + "-bars-key", "data-sym": sym });
         var segs = data.labels.map(function (_, i) {
           return svg.appendChild(el("svg:rect", { class: "f12-seg", y: 0, height: SVGH, "data-i": i }));
         });
@@ -66,11 +65,11 @@
           });
         } };
       }
-      var plainBar = stackedBar(null, "Plain residual: every source has the same share");
-      var attnBar = stackedBar("ar-weights", "Attention residual: softmax weights over the sources");
+      var plainBar = stackedBar(null, ["text", "plain_bar"]);
+      var attnBar = stackedBar("ar-weights", ["text", "attn_bar"]);
 
       /* ---- one row per source: label | share bar + value | score | weight bar + value ---- */
-      var list = el("div", { class: "f12-list", role: "listbox", "aria-label": "Sources this layer can read",
+      var list = el("div", { class: "f12-list", role: "listbox", "aria-label": ctx.text(["text", "list"]),
       on: { pointerleave: ctx.end } });
       var head = el("div", { class: "f12-row f12-head", "aria-hidden": "true" },
         el("span", { text: "source" }), el("span", { class: "f12-c-plain", text: "plain share" }),
@@ -110,10 +109,9 @@
         el("div", { class: "f12-controls" }, depth.node, stepper.node, newBtn,
           el("div", { class: "k3-scroll f12-w" }, wView.node)),
         el("div", { class: "f12-stacks" },
-          el("div", {}, el("p", { class: "f12-title f12-t-plain" }, "Plain residual ", el("span", { text: "every source weight one" })), plainBar.node),
-          el("div", {}, el("p", { class: "f12-title f12-t-attn" }, "Attention residual ", el("span", { text: "softmax over depth" })), attnBar.node),
-          el("p", { class: "f12-key", id: ctx.id + "-bars-key",
-            text: "Each bar is one whole input: a segment per source, the embedding at the left, its width that source's share of the mix (the plain share or the weight α, as in the table)." })),
+          el("div", {}, el("p", { class: "f12-title f12-t-plain" }, "Plain residual ", ctx.show(el("span"), ["text", "plain_note"])), plainBar.node),
+          el("div", {}, el("p", { class: "f12-title f12-t-attn" }, "Attention residual ", ctx.show(el("span"), ["text", "attn_note"])), attnBar.node),
+          ctx.show(el("p", { class: "f12-key", id: ctx.id + "-bars-key" }), ["text", "key"])),
         el("div", { class: "f12-table" }, head, list),
         sums, detail, k3));
 
@@ -126,7 +124,7 @@
       function pad(xs) { var out = []; for (var i = 0; i < n; i++) out.push(i < xs.length ? xs[i] : 0); return out; }
       function paint(state) {
         q = state.q; li = depths.indexOf(state.l); src = selected(state);
-        var w = data.weights[q][li], shares = data.shares[li], l = depths[li], best = even(w) ? -1 : argmax(w);
+        var w = data.weights[q][li], shares = data.shares[li], l = depths[li], best = data.best[q][li];
         depth.set(li);
         stepper.set(q);
         newBtn.disabled = q >= nq - 1;
@@ -135,46 +133,41 @@
         attnBar.paint(pad(w));
         rows.forEach(function (r, i) {
           var here = i <= l;
-          r.share.textContent = here ? W.fmt(shares[i], digits) : "—";
-          r.score.textContent = here ? W.fmt(data.scores[q][i], 2) : "—";
-          r.alpha.textContent = here ? W.fmt(w[i], digits) : "—";
+          if (here) {
+            ctx.show(r.share, ["share_text", li, i]);
+            ctx.show(r.score, ["score_text", q, i]);
+            ctx.show(r.alpha, ["weight_text", q, li, i]);
+          } else [r.share, r.score, r.alpha].forEach(absent);
           r.shareFill.style.width = here ? (100 * shares[i]) + "%" : "0";
           r.alphaFill.style.width = here ? (100 * w[i]) + "%" : "0";
           r.node.classList.toggle("is-absent", !here);
           r.node.setAttribute("aria-disabled", here ? "false" : "true");
-          r.node.title = here ? "" : "Not below this layer: " + data.labels[i] + " comes later";
+          r.node.title = here ? "" : ctx.text(["text", "absent"], { source: ["labels", i] });
           r.node.setAttribute("aria-selected", i === src ? "true" : "false");
           r.node.classList.toggle("is-best", i === best);
           r.node.tabIndex = i === (src < 0 ? 0 : src) ? 0 : -1;
         });
-        sums.textContent = "With " + layers(l) + " below, the plain residual has " + shares.length + " equal shares of " +
-          W.fmt(shares[0], digits) + ", summing to " + W.fmt(total(shares), digits) + "; the attention weights sum to " +
-          W.fmt(total(w), digits) + ".";
+        ctx.show(sums, ["text", "sums", li], { total: ["weight_total_text", q, li] });
         var i = src < 0 ? best : src;
-        detail.textContent = i < 0 ? "Every source gets " + W.fmt(w[0], digits) + " of the mix, its plain share: no weight is the largest." :
-          (src < 0 ? "Largest weight: " : "Selected: ") + data.labels[i] + " gets " +
-          W.fmt(w[i], digits) + " of the mix instead of " + W.fmt(shares[i], digits) + " (" +
-          ratio(w[i], shares[i]) + " its plain share).";
+        if (i < 0) ctx.show(detail, ["text", "detail_even"], { weight: ["weight_text", q, li, 0] });
+        else ctx.show(detail, ["text", src < 0 ? "detail_best" : "detail_selected"], sourceSlots(q, li, i));
       }
-      function total(xs) { return xs.reduce(function (a, b) { return a + b; }, 0); }
-      function argmax(xs) { var b = 0; xs.forEach(function (x, i) { if (x > xs[b]) b = i; }); return b; }
-      // the zero query (training's start) weighs every source alike: no source is "the largest"
-      function even(xs) { return Math.max.apply(null, xs) - Math.min.apply(null, xs) < 1e-9; }
-      function ratio(a, b) { return W.fmt(a / b, 2) + "×"; }  // display only: how many plain shares this weight is
+      function absent(cell) { cell.textContent = "—"; cell.removeAttribute("data-shows"); cell.removeAttribute("data-slots"); }
+      function sourceSlots(qi, j, i) {
+        return { source: ["labels", i], weight: ["weight_text", qi, j, i], share: ["share_text", j, i], ratio: ["ratio_text", qi, j, i] };
+      }
 
       return {
         render: paint,
         describe: function (prev, s) {
-          var j = depths.indexOf(s.l), w = data.weights[s.q][j], i = selected(s);
+          var j = depths.indexOf(s.l), i = selected(s), best = data.best[s.q][j];
           if (prev.q === s.q && prev.l === s.l && i >= 0) {
-            return data.labels[i] + ": plain share " + W.fmt(data.shares[j][i], digits) + ", attention weight " +
-              W.fmt(w[i], digits) + " (score " + W.fmt(data.scores[s.q][i], 2) + ").";
+            return { path: ["text", "said_source"], slots: { source: ["labels", i], share: ["share_text", j, i],
+              weight: ["weight_text", s.q, j, i], score: ["score_text", s.q, i] } };
           }
-          var best = argmax(w);
-          return queryName(s.q) + ", " + layers(s.l) + " below: " + (even(w) ? "every source gets " + W.fmt(w[0], digits) +
-            ", as in the plain residual" : "the largest weight, " + W.fmt(w[best], digits) + ", goes to " + data.labels[best]) +
-            "; the weights sum to " + W.fmt(total(w), digits) +
-            ". The plain residual gives each of its " + w.length + " sources " + W.fmt(data.shares[j][0], digits) + ".";
+          var slots = { query: ["query_name", s.q], weight: ["weight_text", s.q, j, best < 0 ? 0 : best], total: ["weight_total_text", s.q, j] };
+          if (best >= 0) slots.source = ["labels", best];
+          return { path: ["text", best < 0 ? "said_even" : "said_best", j], slots: slots };
         },
       };
     },

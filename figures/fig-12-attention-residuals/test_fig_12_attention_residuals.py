@@ -1,6 +1,8 @@
-"""FIG 12 · attention residuals: shares and weights equal the kernels' at every depth the "Layers
-below" slider offers, New query steps to the next seed, and what §12 says the figure shows is true
-of its data."""
+"""FIG 12 · attention residuals in the browser: the table, the bars, the sums and the readouts show
+the shipped numbers and texts at every depth the "Layers below" slider offers, New query steps to
+the next seed, sources select by hover, tap and arrows, the state lives in the URL. The shipped data
+against the kernels, what §12 says of it, and its sentences against the numbers, are checked in
+test_fig_12_data.py."""
 
 import re
 from itertools import pairwise
@@ -8,56 +10,61 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from k3explainer.kernels import attention_residual, residual_shares, rms_norm
-from tests.browser.support import assert_axe_clean_through, cell_texts, open_figure, shipped_data, shown_number
+from k3explainer.site.readertext import fill
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    cell_texts,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-12"
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
-    data = shipped_data(site_dir, FIG)
-    src, d, seed = np.array(data["sources"]), data["d"], data["seed"]
-    # the queries are re-drawn here from their seeds: query i ≥ 1 comes from default_rng(seed + i)
-    queries = [np.zeros(d)] + [
-        data["query_scale"] * np.random.default_rng(seed + i).standard_normal(d) for i in range(1, len(data["queries"]))
-    ]
-    np.testing.assert_allclose(np.array(data["queries"]), np.array(queries), rtol=0, atol=1e-12)
-    depths = list(range(1, len(data["labels"])))  # a layer with l layers below reads the first l + 1 sources
-    weights = [{l: attention_residual(src[: l + 1], w, np.ones(d))[1] for l in depths} for w in queries]
-    scores = np.array([rms_norm(src, np.ones(d)) @ w for w in queries])
-    return {
-        "labels": data["labels"],
-        "depths": depths,
-        "weights": weights,
-        "scores": scores,
-        "shares": {l: residual_shares(l) for l in depths},
-        "queries": np.array(queries),
-        "data": data,
-    }
+def shipped(site_dir):
+    return shipped_data(site_dir, FIG)
 
 
 def column(fig, cls):
-    return [shown_number(t) for t in cell_texts(fig.locator(f".f12-list .{cls}")) if t != "—"]
+    return cell_texts(fig.locator(f".f12-list .{cls}"))
 
 
-def assert_shows(fig, kernel, q, l=8):
-    """The table, the query and the sums show the kernel's numbers for query q with l layers below;
-    the sources above the reading layer show dashes."""
-    n = len(kernel["labels"])
-    assert column(fig, "f12-share") == pytest.approx(kernel["shares"][l], abs=0.0005)
-    assert column(fig, "f12-alpha") == pytest.approx(kernel["weights"][q][l], abs=0.0005)
-    assert column(fig, "f12-score") == pytest.approx(kernel["scores"][q][: l + 1], abs=0.005)
-    assert cell_texts(fig.locator(".f12-list .f12-alpha"))[l + 1 :] == ["—"] * (n - 1 - l)
+def assert_shows(fig, site_dir, data, q, l=8):
+    """The table, the query, the sums and the controls' readouts show the shipped texts for query q
+    with l layers below; the sources above the reading layer show dashes."""
+    n, j = len(data["labels"]), data["depths"].index(l)
+    dashes = ["—"] * (n - 1 - l)
+    assert column(fig, "f12-share") == data["share_text"][j] + dashes
+    assert column(fig, "f12-alpha") == data["weight_text"][q][j] + dashes
+    assert column(fig, "f12-score") == data["score_text"][q][: l + 1] + dashes
     assert fig.locator(".f12-row.is-absent").count() == n - 1 - l
     w = [shown_number(t) for t in cell_texts(fig.locator("table[data-sym='ar-query'] td"))]
-    assert w == pytest.approx(kernel["queries"][q], abs=0.005)
-    assert sum(column(fig, "f12-alpha")) == pytest.approx(1, abs=0.0005 * n)
-    assert sum(column(fig, "f12-share")) == pytest.approx(1, abs=0.0005 * n)
-    sums = fig.locator(".f12-sums").inner_text()
+    assert w == pytest.approx(data["queries"][q], abs=0.005)
+    assert sum(shown_number(t) for t in column(fig, "f12-alpha")[: l + 1]) == pytest.approx(1, abs=0.0005 * n)
+    assert sum(shown_number(t) for t in column(fig, "f12-share")[: l + 1]) == pytest.approx(1, abs=0.0005 * n)
+    sums = fill(data, ["text", "sums", j], {"total": ["weight_total_text", q, j]})
+    assert fig.locator(".f12-sums").inner_text() == sums
     assert f"{l + 1} equal shares of {1 / (l + 1):.3f}, summing to 1.000; the attention weights sum to 1.000" in sums
-    assert fig.get_by_label("Layers below").input_value() == str(kernel["depths"].index(l))
+    assert fig.get_by_label("Layers below").input_value() == str(j)
+    assert fig.locator(".f12-depth output").inner_text() == data["depth_text"][j]
+    assert fig.locator(".k3-stepper-readout").inner_text() == data["query_step"][q]
+    # every text placed from the data is the shipped one: the cells, the sums, the readout, the key
+    assert assert_shown_is_shipped(fig.page, site_dir, FIG) >= 3 * (l + 1) + 5
+
+
+def said_source(data, q, l, i):
+    j = data["depths"].index(l)
+    slots = {
+        "source": ["labels", i],
+        "share": ["share_text", j, i],
+        "weight": ["weight_text", q, j, i],
+        "score": ["score_text", q, i],
+    }
+    return fill(data, ["text", "said_source"], slots)
 
 
 def bar_widths(page, which):
@@ -65,35 +72,6 @@ def bar_widths(page, which):
         f"[...document.querySelectorAll('#fig-12 .f12-stack')[{which}].querySelectorAll('rect')]"
         ".map(r => +r.getAttribute('width'))"
     )
-
-
-def test_shipped_data_is_the_kernels(kernel):
-    data = kernel["data"]
-    assert data["depths"] == kernel["depths"]
-    for j, l in enumerate(kernel["depths"]):
-        np.testing.assert_allclose(np.array(data["shares"][j]), kernel["shares"][l], rtol=0, atol=1e-15)
-        for q in range(len(kernel["queries"])):
-            np.testing.assert_allclose(np.array(data["weights"][q][j]), kernel["weights"][q][l], rtol=0, atol=1e-15)
-    np.testing.assert_allclose(np.array(data["scores"]), kernel["scores"], rtol=0, atol=1e-15)
-
-
-def test_what_section_12_says_the_figure_shows_is_true_of_its_data(kernel):
-    """§12: 'as the layers below slider adds layers the shares shrink, each 1/(l+1)'; 'some sources far
-    more than their plain share, others far less'; 'the weights always sum to one'; 'step back to the
-    zero query ... every weight equals the plain share'."""
-    depths, shares = kernel["depths"], kernel["shares"]
-    for l in depths:
-        assert shares[l] == pytest.approx(np.full(l + 1, 1 / (l + 1)))
-    assert all(shares[a][0] > shares[b][0] for a, b in pairwise(depths))  # they shrink as layers are added
-    deepest = depths[-1]
-    for q in range(1, len(kernel["queries"])):
-        ratio = kernel["weights"][q][deepest] / shares[deepest]
-        assert ratio.max() >= 2 and ratio.min() <= 1 / 3, q  # far more / far less than the plain share
-    for by_depth in kernel["weights"]:
-        for l in depths:
-            assert by_depth[l].sum() == pytest.approx(1, abs=1e-12)
-    for l in depths:
-        assert kernel["weights"][0][l] == pytest.approx(shares[l], abs=1e-15)
 
 
 def test_section_12_names_the_controls_the_figure_has(watched, site_url):
@@ -107,7 +85,7 @@ def test_section_12_names_the_controls_the_figure_has(watched, site_url):
     assert fig.get_by_role("button", name="New query").count() == 1
 
 
-def test_the_key_under_the_bars_says_what_they_draw(watched, site_url, kernel):
+def test_the_key_under_the_bars_says_what_they_draw(watched, site_url, site_dir, shipped):
     """The key: 'Each bar is one whole input: a segment per source, the embedding at the left, its
     width that source's share of the mix (the plain share or the weight α, as in the table).'"""
     page, _ = watched
@@ -116,37 +94,37 @@ def test_the_key_under_the_bars_says_what_they_draw(watched, site_url, kernel):
     assert "one whole input: a segment per source, the embedding at the left, its width that source's share" in key
     bars = page.evaluate("""[...document.querySelectorAll('#fig-12 .f12-stack')].map(s => ({width: s.viewBox.baseVal.width,
         segs: [...s.querySelectorAll('rect.f12-seg')].map(r => [+r.dataset.i, +r.getAttribute('x')])}))""")
-    for bar, expected in zip(bars, (kernel["shares"][5], kernel["weights"][3][5]), strict=True):
+    for bar, expected in zip(bars, (shipped["shares"][4], shipped["weights"][3][4]), strict=True):
         order = [i for i, _ in sorted(bar["segs"], key=lambda seg: seg[1])]
         assert order[:6] == list(range(6))  # left to right by source, the embedding first
         starts = np.array([x for _, x in bar["segs"][:6]] + [bar["width"]])
         np.testing.assert_allclose(np.diff(starts) / bar["width"], expected, rtol=0, atol=1e-9)  # the whole input
 
 
-def test_default_view_and_equal_shares(watched, site_url, kernel):
+def test_default_view_and_equal_shares(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_shows(fig, kernel, 1, 8)
-    assert kernel["shares"][8][-1] == pytest.approx(1 / 9)  # after layer 8 each source is a ninth
+    assert_shows(fig, site_dir, shipped, 1, 8)
+    assert shipped["shares"][-1][-1] == pytest.approx(1 / 9)  # after layer 8 each source is a ninth
     widths = bar_widths(page, 0)
     assert max(widths) - min(widths) < 1e-6  # the plain stack is cut into equal pieces
 
 
-def test_layers_below_by_keys_and_mouse_shrink_the_shares(watched, site_url, kernel):
+def test_layers_below_by_keys_and_mouse_shrink_the_shares(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     slider = fig.get_by_label("Layers below")
     slider.focus()
     page.keyboard.press("Home")
-    assert_shows(fig, kernel, 1, 1)
+    assert_shows(fig, site_dir, shipped, 1, 1)
     assert "1 layer + embedding" in fig.locator(".f12-depth output").inner_text()
     assert "1 layer below" in fig.locator(".fig-live").inner_text()
     seen = []
-    for l in kernel["depths"]:
+    for l in shipped["depths"]:
         if l > 1:
             page.keyboard.press("ArrowRight")
-        assert_shows(fig, kernel, 1, l)
-        seen.append(column(fig, "f12-share")[0])
+        assert_shows(fig, site_dir, shipped, 1, l)
+        seen.append(shown_number(column(fig, "f12-share")[0]))
         widths = [w for w in bar_widths(page, 0) if w > 0]
         assert len(widths) == l + 1 and max(widths) - min(widths) < 1e-6  # l + 1 equal pieces
         assert sum(1 for w in bar_widths(page, 1) if w > 0) <= l + 1
@@ -155,37 +133,47 @@ def test_layers_below_by_keys_and_mouse_shrink_the_shares(watched, site_url, ker
     # a click near the slider's left end picks the fewest layers
     box = slider.bounding_box()
     page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
-    assert_shows(fig, kernel, 1, 1)
+    assert_shows(fig, site_dir, shipped, 1, 1)
     assert "fig-12.l=1" in page.url
 
 
-def test_new_query_by_mouse_and_key_moves_to_the_next_seed(watched, site_url, kernel):
+def test_new_query_by_mouse_and_key_moves_to_the_next_seed(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     fig.get_by_role("button", name="New query").click()
-    assert_shows(fig, kernel, 2)
-    assert "query 2 of" in fig.locator(".fig-live").inner_text()
-    w = kernel["weights"][2][8]
-    assert f"{w.max():.3f}" in fig.locator(".fig-live").inner_text()
+    assert_shows(fig, site_dir, shipped, 2)
+    j, best = len(shipped["depths"]) - 1, shipped["best"][2][-1]
+    said = fill(
+        shipped,
+        ["text", "said_best", j],
+        {
+            "query": ["query_name", 2],
+            "weight": ["weight_text", 2, j, best],
+            "total": ["weight_total_text", 2, j],
+            "source": ["labels", best],
+        },
+    )
+    assert fig.locator(".fig-live").inner_text() == said and "query 2 of" in said
+    assert f"the largest weight, {max(shipped['weights'][2][-1]):.3f}, goes to" in said
     fig.get_by_role("button", name="New query").focus()
     page.keyboard.press("n")
-    assert_shows(fig, kernel, 3)
+    assert_shows(fig, site_dir, shipped, 3)
     fig.get_by_role("button", name="Previous step").click()
     fig.get_by_role("button", name="Previous step").click()
-    assert_shows(fig, kernel, 1)
+    assert_shows(fig, site_dir, shipped, 1)
     page.keyboard.press("ArrowLeft")  # focus is on the stepper
-    assert_shows(fig, kernel, 0)
-    assert column(fig, "f12-alpha") == pytest.approx(kernel["shares"][8], abs=0.0005)  # zero query = plain mean
+    assert_shows(fig, site_dir, shipped, 0)
+    assert column(fig, "f12-alpha") == shipped["share_text"][-1]  # zero query = plain mean
 
 
-def test_sources_select_by_hover_tap_and_arrows(watched, site_url, kernel):
+def test_sources_select_by_hover_tap_and_arrows(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     rows = fig.locator(".f12-list [role=option]")
     rows.nth(4).hover()
     assert rows.nth(4).get_attribute("aria-selected") == "true"
     live = fig.locator(".fig-live").inner_text()
-    assert kernel["labels"][4] in live and f"{kernel['weights'][1][8][4]:.3f}" in live
+    assert live == said_source(shipped, 1, 8, 4) and shipped["labels"][4] in live
     rows.nth(2).click()
     rows.nth(2).focus()
     page.keyboard.press("ArrowDown")
@@ -201,7 +189,7 @@ def test_sources_select_by_hover_tap_and_arrows(watched, site_url, kernel):
     slider.focus()
     for _ in range(5):
         page.keyboard.press("ArrowLeft")
-    assert_shows(fig, kernel, 1, 3)
+    assert_shows(fig, site_dir, shipped, 1, 3)
     assert fig.locator(".f12-list [aria-selected=true]").count() == 0
     assert rows.nth(6).get_attribute("aria-disabled") == "true"
     rows.nth(6).hover()  # not a source: nothing to select
@@ -210,26 +198,26 @@ def test_sources_select_by_hover_tap_and_arrows(watched, site_url, kernel):
     rows.nth(0).focus()
     page.keyboard.press("End")
     assert rows.nth(3).get_attribute("aria-selected") == "true"
-    assert f"{kernel['weights'][1][3][3]:.3f}" in fig.locator(".fig-live").inner_text()
+    assert fig.locator(".fig-live").inner_text() == said_source(shipped, 1, 3, 3)
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-12.q=5&fig-12.src=2&fig-12.l=4")
-    assert_shows(fig, kernel, 5, 4)
+    assert_shows(fig, site_dir, shipped, 5, 4)
     assert fig.locator(".f12-list [role=option]").nth(2).get_attribute("aria-selected") == "true"
     fig.get_by_role("button", name="New query").click()
     assert "fig-12.q=6" in page.url and "fig-12.l=4" in page.url
-    assert_shows(fig, kernel, 6, 4)
+    assert_shows(fig, site_dir, shipped, 6, 4)
     page.go_back()
     page.wait_for_function("() => document.querySelector('#fig-12 .k3-stepper-readout').textContent.includes('5 /')")
-    assert_shows(fig, kernel, 5, 4)
+    assert_shows(fig, site_dir, shipped, 5, 4)
     fig.get_by_label("Layers below").focus()
     page.keyboard.press("End")
-    assert_shows(fig, kernel, 5, 8)
+    assert_shows(fig, site_dir, shipped, 5, 8)
     page.go_back()
     page.wait_for_function("() => document.querySelectorAll('#fig-12 .f12-row.is-absent').length === 4")
-    assert_shows(fig, kernel, 5, 4)
+    assert_shows(fig, site_dir, shipped, 5, 4)
 
 
 def test_equation_symbols_link_both_ways(watched, site_url):

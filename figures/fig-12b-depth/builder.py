@@ -9,13 +9,18 @@ layer's output (can one query retrieve it?). K3's count of layers comes from the
 on the slider and the figure's opening view.
 """
 
+from decimal import ROUND_HALF_UP, Decimal
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+
+from k3explainer.site.readertext import fixed
 
 from ..experiments import depth_experiment
 
 K3_DEPTH = "kimi_k3.layer_layout"
 RULES = ("plain", "random", "aligned")
+QUERY = {"aligned": "aimed query", "random": "random queries"}  # the attention-residual queries, as named in sentences
 
 
 class Params(BaseModel):
@@ -56,6 +61,109 @@ def reading_layers(p: dict, k3_depth: int) -> list[int]:
     return depths
 
 
+def fmt(x: float, digits: int) -> str:
+    """x to `digits` decimals as the page's W.fmt writes it. JS's toFixed rounds a tie of the binary
+    value away from zero, where readertext.fixed rounds it to even, and this figure's numbers tie
+    (the plain weight 1/16 = 0.0625 shows as 0.063, its share 6.25% as 6.3%)."""
+    return fixed(float(Decimal(float(x)).quantize(Decimal(10) ** -digits, ROUND_HALF_UP)), digits)
+
+
+def percent(x: float) -> str:
+    return fmt(100 * x, 1) + "%"
+
+
+def tick(v: float) -> str:
+    """An axis tick to two significant digits, as short as it goes (0.1, 3, 10)."""
+    v = float(f"{v:.2g}")
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
+def source_name(i: int) -> str:
+    return "the embedding" if i == 0 else f"layer {i}'s output"
+
+
+def reader_text(rules: dict, depths: list[int], k3_depth: int, target: int, embedding_rms: float) -> dict:
+    """Every text the figure shows, from the numbers it ships (readertext: the component places
+    them). A reading layer's two sentences and the charts' labels are whole, one per query and
+    layer; a source's sentence, one of some 750 (query, layer, source) states, is a template whose
+    {slots} take the numbers at rules[rule][weight_text | share_text][layer][source]."""
+    tg = target
+    plain = rules["plain"]
+
+    def depth_sentence(q: str, j: int, l: int) -> str:
+        r = rules[q]
+        return (
+            f"Layer {l} reads a plain residual stream of RMS {fmt(plain['rms'][j], 2)} (the embedding's: "
+            f"{fmt(embedding_rms, 2)}), in which layer {tg}'s share is {percent(plain['shares'][j][tg])} "
+            f"(1/l = {percent(plain['weights'][j][0])}). With attention residuals and the {QUERY[q]}, its input "
+            f"has RMS {fmt(r['rms'][j], 2)}, layer {tg} has weight {fmt(r['weights'][j][tg], 3)} and share "
+            f"{percent(r['shares'][j][tg])}."
+        )
+
+    def chart(q: str, l: int, what: str, plain_value: str, value: str) -> str:
+        return f"{what}, against l, log–log; at layer {l}: plain residual {plain_value}, attention residuals ({QUERY[q]}) {value}."
+
+    return {
+        "depth_text": [f"layer {l}" + (" · K3's layer count" if l == k3_depth else "") for l in depths],
+        "ends_text": [f"embedding … layer {l - 1}" for l in depths],
+        "source_name": [source_name(i) for i in range(max(depths))],
+        "rules_text": {
+            k: {
+                "weight_text": [[fmt(w, 3) for w in by_depth] for by_depth in rules[k]["weights"]],
+                "share_text": [[percent(s) for s in by_depth] for by_depth in rules[k]["shares"]],
+            }
+            for k in RULES
+        },
+        "text": {
+            "query_option": {
+                "aligned": {"text": f"aimed at layer {tg}", "aria": f"query aimed at layer {tg}'s output"},
+                "random": {"text": "random", "aria": "random queries"},
+            },
+            "x_title": "reading layer l (log scale)",
+            "size_title": "Size of what layer l reads",
+            "size_note": " RMS, log scale",
+            "share_title": f"Layer {tg}'s share of it",
+            "share_note": " log scale; under 0.1% sits on the axis",
+            "key": {
+                "plain": "plain residual",
+                "aligned": f"attention residuals, query aimed at layer {tg}",
+                "random": "attention residuals, random queries",
+                "equal": "equal share, 1/l",
+            },
+            "strip_title": "Each source's weight in what layer l reads",
+            "attn_row": {q: f"attention residuals, {name}" for q, name in QUERY.items()},
+            "depth": {q: [depth_sentence(q, j, l) for j, l in enumerate(depths)] for q in QUERY},
+            "source": {
+                q: (
+                    "In layer {layer}'s input, {source}: plain residual weight 1/l = {plain_weight}, share "
+                    f"{{plain_share}}; attention residuals ({name}) weight {{weight}}, share {{share}}."
+                )
+                for q, name in QUERY.items()
+            },
+            "size_chart": {
+                q: [
+                    chart(q, l, "RMS of what layer l reads", fmt(plain["rms"][j], 2), fmt(rules[q]["rms"][j], 2))
+                    for j, l in enumerate(depths)
+                ]
+                for q in QUERY
+            },
+            "share_chart": {
+                q: [
+                    chart(
+                        q,
+                        l,
+                        f"Layer {tg}'s share of what layer l reads",
+                        percent(plain["shares"][j][tg]),
+                        percent(rules[q]["shares"][j][tg]),
+                    )
+                    for j, l in enumerate(depths)
+                ]
+                for q in QUERY
+            },
+        },
+    }
+
+
 def build(params: dict, facts) -> dict:
     k3_depth = int(facts.parts(K3_DEPTH)["layers"])
     depths = reading_layers(params, k3_depth)
@@ -79,6 +187,8 @@ def build(params: dict, facts) -> dict:
     rms = np.concatenate([r[k]["rms"] for k in RULES])
     lo, hi = np.log10(rms.min() / 1.25), np.log10(rms.max() * 1.25)  # a little room above and below
     ticks = [t for e in range(-3, 4) for t in (10.0**e, 3 * 10.0**e) if lo <= np.log10(t) <= hi]
+    share_ticks = [0.001, 0.01, 0.1, 1.0]
+    embedding_rms = float(rnd(r["embedding_rms"]))
     return {
         "depths": depths,
         "k3_depth": k3_depth,
@@ -90,11 +200,16 @@ def build(params: dict, facts) -> dict:
         "target": target,
         "query_norm": float(params["query_norm"]),
         "out_gain": float(params["out_gain"]),
-        "embedding_rms": float(rnd(r["embedding_rms"])),
+        "embedding_rms": embedding_rms,
         "output_rms": float(rnd(r["plain_source_rms"][1:].mean())),  # a layer's output, averaged over layers
         "rules": rules,
-        "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks},
-        "share_axis": {"log_range": [-3.0, 0.0], "ticks": [0.001, 0.01, 0.1, 1.0]},
+        "rms_axis": {"log_range": [float(lo), float(hi)], "ticks": ticks, "tick_text": [tick(t) for t in ticks]},
+        "share_axis": {
+            "log_range": [-3.0, 0.0],
+            "ticks": share_ticks,
+            "tick_text": [tick(100 * t) + "%" for t in share_ticks],
+        },
+        **reader_text(rules, depths, k3_depth, target, embedding_rms),
         # each toy layer writes to the stream once; each of K3's writes twice (attention, then the MLP or MoE)
         "k3_md": (
             "The marked layer is K3's count of layers: {{kimi_k3.layer_layout}}. Each of K3's layers writes to "

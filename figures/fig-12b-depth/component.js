@@ -1,4 +1,5 @@
-/* FIG 12b · What depth does to the stream a layer reads (experiments.depth_experiment, at build time).
+/* FIG 12b · What depth does to the stream a layer reads (experiments.depth_experiment, at build time;
+ * every sentence is written there too, builder.reader_text, and placed here).
  * One seeded stack of random MLP layers read three ways: the plain residual stream, attention
  * residuals with random queries, and the same with the reading layer's query aimed at layer
  * `target`. Two log–log charts over the reading layer l (the size of its input; the target's share
@@ -8,11 +9,6 @@
 (function () {
   "use strict";
   var VW = 360, VH = 216, M = { l: 42, r: 12, t: 10, b: 38 };  // chart viewBox and plot margins
-  var QUERY = { aligned: "aimed query", random: "random queries" };
-  function pct(x) { return window.K3W.fmt(100 * x, 1) + "%"; }
-  function src(i) { return i === 0 ? "the embedding" : "layer " + i + "'s output"; }
-  function tick(v, share) { return share ? (v < 0.01 ? "0.1%" : W0(100 * v) + "%") : W0(v); }
-  function W0(v) { return String(+v.toPrecision(2)); }
 
   K3.register("fig-12b-depth", {
     state: function (data) {
@@ -28,37 +24,40 @@
 
       /* ---------- controls ---------- */
       var depth = W.slider({ label: "Reading layer", values: D, index: jOf(ctx.get()),
-        format: function (l) { return "layer " + l + (l === data.k3_depth ? " · K3's layer count" : ""); },
+        format: function (l) { return ctx.text(["depth_text", D.indexOf(l)]); },
         onInput: function (i) { ctx.set({ l: D[i] }, "input"); } });
       depth.input.addEventListener("change", function () { ctx.end(); });
       depth.node.classList.add("f12b-depth");
       var query = W.choice({ label: "Attention-residual query", value: ctx.get().q,
-        options: [{ value: "aligned", text: "aimed at layer " + tg, aria: "query aimed at layer " + tg + "'s output", sym: "ar-query" },
-          { value: "random", text: "random", aria: "random queries", sym: "ar-query" }],
+        options: ["aligned", "random"].map(function (q) {
+          var o = ["text", "query_option", q];
+          return { value: q, text: ctx.text(o.concat("text")), aria: ctx.text(o.concat("aria")), sym: "ar-query" };
+        }),
         onChange: function (v, how) { ctx.set({ q: v }, how); } });
 
       /* ---------- two log–log charts over the reading layer ---------- */
-      function chart(title, note, sym, axis, share, lines) {
+      function chart(title, note, sym, axis, lines) {
         var a = axis.log_range, ph = VH - M.t - M.b;
         function y(v) { return M.t + ph * (1 - (Math.log10(Math.max(v, Math.pow(10, a[0]))) - a[0]) / (a[1] - a[0])); }
         var g = S.g({ class: "f12b-axes" });
-        axis.ticks.forEach(function (v) {
+        axis.ticks.forEach(function (v, k) {
           g.appendChild(S.line(M.l, y(v), VW - M.r, y(v), "f12b-grid"));
-          g.appendChild(S.el("text", { x: M.l - 5, y: y(v) + 4, "text-anchor": "end", text: tick(v, share) }));
+          g.appendChild(S.el("text", { x: M.l - 5, y: y(v) + 4, "text-anchor": "end", text: axis.tick_text[k] }));
         });
         [2, 4, 8, 16, 32, 64, data.k3_depth].forEach(function (l) {
           if (l < D[0] || l > data.n_layers) return;
           g.appendChild(S.el("text", { x: x(l), y: VH - M.b + 15, "text-anchor": "middle", class: l === data.k3_depth ? "f12b-k3" : null, text: String(l) }));
         });
         g.appendChild(S.line(x(data.k3_depth), M.t, x(data.k3_depth), VH - M.b, "f12b-k3-line"));
-        g.appendChild(S.el("text", { x: (M.l + VW - M.r) / 2, y: VH - 6, "text-anchor": "middle", class: "k3-axis-title", text: "reading layer l (log scale)" }));
+        g.appendChild(ctx.show(S.el("text", { x: (M.l + VW - M.r) / 2, y: VH - 6, "text-anchor": "middle", class: "k3-axis-title" }), ["text", "x_title"]));
         var paths = lines.map(function (ln) { return S.path(ln.d(y), "f12b-l f12b-l-" + ln.cls); });
         var cursor = S.path("", "f12b-cursor");
         var dots = lines.map(function (ln) { return S.el("circle", { r: 4, class: "f12b-dot f12b-d-" + ln.cls }); });
         var svg = S.el("svg", { viewBox: "0 0 " + VW + " " + VH, class: "f12b-svg", role: "img", "data-graphic": "chart" }, g, cursor);
         paths.concat(dots).forEach(function (n) { svg.appendChild(n); });
         scrub(svg);
-        return { node: el("figure", { class: "f12b-chart", "data-sym": sym }, el("figcaption", { class: "f12b-title" }, title, note && el("span", { text: note })), svg),
+        return { node: el("figure", { class: "f12b-chart", "data-sym": sym },
+          el("figcaption", { class: "f12b-title" }, ctx.text(title), ctx.show(el("span"), note)), svg),
           svg: svg, paint: function (j, q) {
             cursor.setAttribute("d", "M" + x(D[j]).toFixed(1) + "," + M.t + "V" + (VH - M.b));
             lines.forEach(function (ln, k) {
@@ -74,9 +73,9 @@
       function line(cls, vals) { return { cls: cls, v: vals, d: curve(vals) }; }
       function rms(k) { return function (j) { return R[k].rms[j]; }; }
       function share(k) { return function (j) { return R[k].shares[j][tg]; }; }
-      var size = chart("Size of what layer l reads", " RMS, log scale", "depth-rms", data.rms_axis, false,
+      var size = chart(["text", "size_title"], ["text", "size_note"], "depth-rms", data.rms_axis,
         [line("plain", rms("plain")), line("random", rms("random")), line("aligned", rms("aligned"))]);
-      var part = chart("Layer " + tg + "'s share of it", " log scale; under 0.1% sits on the axis", "depth-share", data.share_axis, true,
+      var part = chart(["text", "share_title"], ["text", "share_note"], "depth-share", data.share_axis,
         [line("equal", function (j) { return R.plain.weights[j][0]; }), line("plain", share("plain")),
           line("random", share("random")), line("aligned", share("aligned"))]);
       function scrub(svg) {  // drag or tap along a chart: the nearest reading layer
@@ -85,7 +84,9 @@
           index: function (px, box) { return W.nearest(xs, px * VW / box.width); },
           onIndex: function (i, how) { ctx.set({ l: D[i] }, how); } });
       }
-      function key(cls, text) { return { text: text, swatch: "line", dash: cls === "random" || cls === "equal", cls: "f12b-s-" + cls }; }
+      function key(cls) {
+        return { node: ctx.show(el("span"), ["text", "key", cls]), swatch: "line", dash: cls === "random" || cls === "equal", cls: "f12b-s-" + cls };
+      }
 
       /* ---------- the strip: every source's weight in the mix at layer l ---------- */
       var BW = 600, BH = 24;
@@ -122,7 +123,7 @@
       var ends = el("span", { class: "f12b-ends" });
       var detail = el("p", { class: "f12b-detail" });
       var summary = el("p", { class: "f12b-summary" });
-      picker.appendChild(el("div", { class: "f12b-row" }, el("span", { class: "f12b-row-label", text: "plain residual" }), plainBar.node));
+      picker.appendChild(el("div", { class: "f12b-row" }, ctx.show(el("span", { class: "f12b-row-label" }), ["text", "key", "plain"]), plainBar.node));
       picker.appendChild(el("div", { class: "f12b-row" }, attnLabel, attnBar.node));
       picker.appendChild(ends);
 
@@ -130,34 +131,18 @@
         el("div", { class: "f12b-controls" }, depth.node,
           el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Query" }), query.node)),
         el("div", { class: "f12b-charts" }, size.node, part.node),
-        W.legend([key("plain", "plain residual"), key("aligned", "attention residuals, query aimed at layer " + tg),
-          key("random", "attention residuals, random queries"), key("equal", "equal share, 1/l")]),
+        W.legend(["plain", "aligned", "random", "equal"].map(key)),
         summary,
-        el("div", { class: "f12b-strip" }, el("p", { class: "f12b-title", text: "Each source's weight in what layer l reads" }), picker),
+        el("div", { class: "f12b-strip" }, ctx.show(el("p", { class: "f12b-title" }), ["text", "strip_title"]), picker),
         detail,
         W.html(el("p", { class: "f12b-k3" }), data.k3_html)));  // trusted: rendered by the build from k3_md
 
-      /* the two readouts as [text | [key, number]] runs: the numbers sit in spans (data-k) and the
-       * same runs, joined, are what the live line says */
-      function say(st) {  // the depth sentence: sizes, and the target's share, at layer l
-        var j = jOf(st), r = R[st.q];
-        return ["Layer " + st.l + " reads a plain residual stream of RMS ", ["plain-rms", W.fmt(R.plain.rms[j], 2)],
-          " (the embedding's: ", ["emb-rms", W.fmt(data.embedding_rms, 2)], "), in which layer " + tg + "'s share is ",
-          ["plain-share", pct(R.plain.shares[j][tg])], " (1/l = ", ["equal", pct(R.plain.weights[j][0])],
-          "). With attention residuals and the " + QUERY[st.q] + ", its input has RMS ", ["attn-rms", W.fmt(r.rms[j], 2)],
-          ", layer " + tg + " has weight ", ["attn-weight", W.fmt(r.weights[j][tg], 3)], " and share ", ["attn-share", pct(r.shares[j][tg])], "."];
-      }
-      function tell(st) {  // the source sentence
-        var j = jOf(st), i = sel(st), r = R[st.q];
-        // the plain residual adds every source with coefficient 1; as a share of the mix that is 1/l
-        return ["In layer " + st.l + "'s input, " + src(i) + ": plain residual weight 1/l = ", ["src-plain-weight", W.fmt(R.plain.weights[j][i], 3)],
-          ", share ", ["src-plain-share", pct(R.plain.shares[j][i])], "; attention residuals (" + QUERY[st.q] + ") weight ",
-          ["src-attn-weight", W.fmt(r.weights[j][i], 3)], ", share ", ["src-attn-share", pct(r.shares[j][i])], "."];
-      }
-      function text(runs) { return runs.map(function (p) { return typeof p === "string" ? p : p[1]; }).join(""); }
-      function fill(node, runs) {
-        node.textContent = "";
-        runs.forEach(function (p) { node.appendChild(typeof p === "string" ? document.createTextNode(p) : el("span", { "data-k": p[0], text: p[1] })); });
+      /* the source sentence: the chosen source's weight and share in both ways of reading layer l */
+      function tell(st) {
+        var j = jOf(st), i = sel(st), plain = ["rules_text", "plain"], attn = ["rules_text", st.q];
+        return { path: ["text", "source", st.q], slots: { layer: ["depths", j], source: ["source_name", i],
+          plain_weight: plain.concat("weight_text", j, i), plain_share: plain.concat("share_text", j, i),
+          weight: attn.concat("weight_text", j, i), share: attn.concat("share_text", j, i) } };
       }
       function paint(st) {
         var j = jOf(st), i = sel(st), r = R[st.q];
@@ -167,21 +152,22 @@
         part.paint(j, st.q);
         plainBar.paint(R.plain.weights[j], i);
         attnBar.paint(r.weights[j], i);
-        attnLabel.textContent = "attention residuals, " + QUERY[st.q];
-        ends.textContent = "embedding … layer " + (st.l - 1);
+        ctx.show(attnLabel, ["text", "attn_row", st.q]);
+        ctx.show(ends, ["ends_text", j]);
         picker.setAttribute("aria-valuemax", st.l - 1);
         picker.setAttribute("aria-valuenow", i);
-        picker.setAttribute("aria-valuetext", src(i));
-        fill(summary, say(st));
-        fill(detail, tell(st));
-        var at = "; at layer " + st.l + ": plain residual ", mix = ", attention residuals (" + QUERY[st.q] + ") ";
-        size.svg.setAttribute("aria-label", "RMS of what layer l reads, against l, log–log" + at + W.fmt(R.plain.rms[j], 2) + mix + W.fmt(r.rms[j], 2) + ".");
-        part.svg.setAttribute("aria-label", "Layer " + tg + "'s share of what layer l reads, against l, log–log" + at +
-          pct(R.plain.shares[j][tg]) + mix + pct(r.shares[j][tg]) + ".");
+        picker.setAttribute("aria-valuetext", ctx.text(["source_name", i]));
+        ctx.show(summary, ["text", "depth", st.q, j]);
+        var said = tell(st);
+        ctx.show(detail, said.path, said.slots);
+        size.svg.setAttribute("aria-label", ctx.text(["text", "size_chart", st.q, j]));
+        part.svg.setAttribute("aria-label", ctx.text(["text", "share_chart", st.q, j]));
       }
       return {
         render: paint,
-        describe: function (prev, next) { return text(prev.l === next.l && prev.q === next.q ? tell(next) : say(next)); },
+        describe: function (prev, next) {
+          return prev.l === next.l && prev.q === next.q ? tell(next) : { path: ["text", "depth", next.q, jOf(next)] };
+        },
       };
     },
   });

@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import chunked_cost_terms
+from k3explainer.site.readertext import fixed, integer, si
 
 from ..experiments import chunk_time_band, chunk_time_terms, tile_efficiency
 
@@ -27,6 +28,11 @@ TERM_LABELS = {
     "local": "chunk-local C×C matrices",
 }
 TIME_KEYS = ("steps", "madds", "tiles")
+TIME_LABELS = {  # the time table's rows (the chart's curves carry shorter tags, component.js)
+    "steps": "sequential steps, (N/C)·ℓ",
+    "madds": "multiply-adds at peak, W/P",
+    "tiles": "lost to small tiles",
+}
 
 
 class Params(BaseModel):
@@ -69,6 +75,31 @@ def tex_int(n: int) -> str:
     return f"{n:,}".replace(",", "{,}")
 
 
+def as_written(x: float) -> str:
+    """The shortest form of the number (1.0 → "1", 0.125 → "0.125"), as the page writes a setting."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def duration(us: float) -> str:
+    """A time in µs to three significant digits, in µs below a millisecond, else in ms: 190 µs, 1.15 ms."""
+    return f"{as_written(float(f'{us:.3g}'))} µs" if us < 1000 else f"{as_written(float(f'{us / 1000:.3g}'))} ms"
+
+
+def percent(x: float) -> str:
+    return fixed(100 * x, 1) + "%"
+
+
+def latency(lat: float) -> str:
+    return f"ℓ = {as_written(lat)} µs"
+
+
+def band_text(band: dict, within: float) -> str:
+    return (
+        f"C ≈ {integer(band['lo'])} to {integer(band['hi'])}, within {fixed(100 * within, 0)}% of the fastest time; "
+        f"ring: the fastest, C ≈ {integer(band['best'])} ({duration(band['min_time'])})"
+    )
+
+
 def zone(c: float, N: int, band: dict) -> str:
     if c == 1:
         return "one"
@@ -77,37 +108,54 @@ def zone(c: float, N: int, band: dict) -> str:
     return "below" if c < band["lo"] else "above" if c > band["hi"] else "band"
 
 
-def width_setting(form: str, N: int, d: int, lats: list[float], C: np.ndarray, grid: np.ndarray, model: dict) -> dict:
+def width_setting(
+    form: str, unit: str, N: int, d: int, lats: list[float], C: np.ndarray, grid: np.ndarray, model: dict
+) -> dict:
     """One head width d of one cost model: the work terms at each power of two and the time terms on
     the curve grid that do not depend on ℓ; then, for each per-step latency ℓ, the steps term, the
-    total and where the total is lowest (band found on a finer grid)."""
+    total and where the total is lowest (band found on a finer grid); and each of them as the
+    readouts show it (`unit`: the view's work unit), for the component to place."""
     work_terms = chunked_cost_terms(N, d, C, form=form)
     work_total = sum(work_terms.values())
     fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / model["band_per_octave"])
     by_lat = []
     for lat in lats:
         time = chunk_time_terms(N, d, grid, step_latency=lat, form=form, **model["hw"])
-        band = chunk_time_band(
+        found = chunk_time_band(
             fine, chunk_time_terms(N, d, fine, step_latency=lat, form=form, **model["hw"])["total"], model["within"]
         )
+        steps, total = sig(time["steps"]), sig(time["total"])
+        of_best = sig(time["total"][:: model["per_octave"]] / found["min_time"])
+        band = {k: float(sig([v])[0]) for k, v in found.items()}
         by_lat.append(
             {
-                "steps": sig(time["steps"]),
-                "total": sig(time["total"]),
-                "of_best": sig(time["total"][:: model["per_octave"]] / band["min_time"]),
-                "zone": [zone(float(c), N, band) for c in C],
-                "band": {k: float(sig([v])[0]) for k, v in band.items()},
+                "steps": steps,
+                "total": total,
+                "of_best": of_best,
+                "zone": [zone(float(c), N, found) for c in C],
+                "band": band,
+                # the readouts at each power of two (every per_octave-th curve point), as shown
+                "steps_text": [duration(t) for t in steps[:: model["per_octave"]]],
+                "total_text": [duration(t) for t in total[:: model["per_octave"]]],
+                "of_best_text": [fixed(r, 2) for r in of_best],
+                "band_text": band_text(band, model["within"]),
             }
         )
+    madds, tiles = sig(time["madds"]), sig(time["tiles"])  # the last ℓ's: these two terms do not depend on ℓ
     return {
         "work": [
             {"key": k, "values": np.asarray(v, dtype=np.float64), "share": np.asarray(v / work_total, dtype=np.float64)}
             for k, v in work_terms.items()
         ],
         "work_total": np.asarray(work_total, dtype=np.float64),
-        "madds": sig(time["madds"]),  # the last ℓ's: these two terms do not depend on ℓ
-        "tiles": sig(time["tiles"]),
+        "madds": madds,
+        "tiles": tiles,
         "by_lat": by_lat,
+        "work_text": {k: [f"{si(x)} {unit}" for x in v] for k, v in work_terms.items()},
+        "share_text": {k: [percent(s) for s in v / work_total] for k, v in work_terms.items()},
+        "work_total_text": [f"{si(x)} {unit}" for x in work_total],
+        "madds_text": [duration(t) for t in madds[:: model["per_octave"]]],
+        "tiles_text": [duration(t) for t in tiles[:: model["per_octave"]]],
     }
 
 
@@ -142,6 +190,7 @@ def build(params: dict, facts) -> dict:
     }
     P, c_half, within = model["hw"]["peak"], model["hw"]["c_half"], model["within"]
     pct = f"{within:.0%}"
+    efficiency = sig(tile_efficiency(C, c_half))
 
     views = {}
     # the KDA rows keep eq. 13's FLOPs as the report writes them, so their total is 2W (two FLOPs per multiply-add)
@@ -165,12 +214,25 @@ def build(params: dict, facts) -> dict:
             },
         ),
     ):
-        by_d = [width_setting(form, N, d, lats, C, grid, model) for d in widths]
+        by_d = [width_setting(form, meta["unit"], N, d, lats, C, grid, model) for d in widths]
+        label = meta["label"]
         views[form] = {
             **meta,
             "labels": {t["key"]: TERM_LABELS[t["key"]] for t in by_d[0]["work"]},
             "by_d": by_d,
             "y": y_axis([s["total"] for w in by_d for s in w["by_lat"]]),
+            "text": {
+                "option_aria": f"{label} work, in {meta['unit']}",
+                "work_head": f"work ({meta['unit']})",
+                "chart": (
+                    f"Log–log chart of the modelled time of one head's chunked pass ({label}, d = {{d}}, {{lat}}) "
+                    f"against chunk size C from 1 to {integer(N)}; shaded {{band}}; the marker is at C = {{c}}."
+                ),
+                "describe": (
+                    f"{label}, d = {{d}}, {{lat}}, C = {{c}}: work {{work}}; modelled time {{time}}, {{ratio}} times "
+                    "the fastest; shaded {band}."
+                ),
+            },
         }
     return {
         "n_tokens": N,
@@ -185,11 +247,30 @@ def build(params: dict, facts) -> dict:
         "within": within,
         "peak": P,  # the model's constants, shown in the note and used by the tests
         "c_half": c_half,
-        "efficiency": sig(tile_efficiency(C, c_half)),
+        "efficiency": efficiency,
         "x_range": [0.0, float(np.log10(N))],
         "view_order": ["linear", "kda"],
         "views": views,
         "regimes": {k: v.format(within=pct) for k, v in REGIMES.items()},
+        "c_text": [integer(c) for c in C],
+        "width_text": [f"d = {d}" for d in widths],
+        "width_aria": [f"head width {d}" for d in widths],
+        "latency_text": [latency(lat) for lat in lats],
+        "steps_note": [f"{integer(N // c)} step{'' if N // c == 1 else 's'}" for c in C],
+        "efficiency_text": [f"η = {percent(e)}" for e in efficiency],
+        "time_labels": TIME_LABELS,
+        "text": {
+            "slider": "C = {c}",
+            "caption": f"At C = {{c}} (N = {integer(N)}, d = {{d}}, {{lat}})",
+            "x_title": "chunk size C (tokens, log scale)",
+            "y_title": "modelled time, one head (log scale)",
+            "y_title_narrow": "modelled time (log)",
+            "time_head": "modelled time",
+            "total_time": "total time",
+            "split_label": "total time, split by term",
+            "of_best": "{ratio}× fastest",
+            "shaded": "Shaded: {band}.",
+        },
         "time_md": (
             r"time $= \frac{N}{C}\,\ell + W / \bigl(P\,\eta(C)\bigr)$, tile efficiency "
             r"$\eta(C) = C / (C + C_{1/2})$"

@@ -2,7 +2,8 @@
  * against chunk size C (log–log), split into its three terms (sequential steps, multiply-adds at
  * peak, time lost to small tiles), with the band where the total is near its minimum and a ring
  * at the minimum. The reader sets the cost model, the head width d and the per-step latency ℓ;
- * every curve, band and readout for every setting is computed by the builder. The chart's axes, the
+ * every curve, band and readout for every setting is computed by the builder, and every text written
+ * there (the component places them: ctx.show, ctx.text). The chart's axes, the
  * C slider and scrubbing are W.scrubber's; the curves, band, ring, cursor and labels are drawn over
  * its plot by K3W.f15bOverlay, so no input makes Plotly draw (issue 16). */
 (function () {
@@ -12,9 +13,9 @@
    * rather sit; K3W.f15bLabels moves it from there only as far as it must to touch nothing, and
    * falls back on a narrow form only where the label fits nowhere (a phone, a few settings and C) */
   var TIME = [
-    { key: "steps", label: "sequential steps, (N/C)·ℓ", tag: "steps", home: 0.8, color: "--violet", dash: "solid", width: 2.5, svg: null },
-    { key: "madds", label: "multiply-adds at peak, W/P", tag: "multiply-adds", narrow: ["multiply-\nadds"], home: 0.1, color: "--blue", dash: "dash", width: 2.5, svg: "5 3" },
-    { key: "tiles", label: "lost to small tiles", tag: "small-tile loss", narrow: ["small-tile\nloss", "tile loss"], home: 0.25, color: "--orange", dash: "dot", width: 2.5, svg: "2 2" },
+    { key: "steps", tag: "steps", home: 0.8, color: "--violet", dash: "solid", width: 2.5, svg: null },
+    { key: "madds", tag: "multiply-adds", narrow: ["multiply-\nadds"], home: 0.1, color: "--blue", dash: "dash", width: 2.5, svg: "5 3" },
+    { key: "tiles", tag: "small-tile loss", narrow: ["small-tile\nloss", "tile loss"], home: 0.25, color: "--orange", dash: "dot", width: 2.5, svg: "2 2" },
   ];
   var TOTAL = { key: "total", tag: "total", home: 0.85, color: "--ink", width: 4 };
   var SYM = { state: "ck-state", chunk: "ck-chunk" };
@@ -32,40 +33,42 @@
       function S(s) {  // one setting: the ℓ-free terms are stored once per head width
         s = s || st;
         var w = V(s).by_d[data.widths.indexOf(s.d)], l = w.by_lat[data.latencies.indexOf(s.lat)];
-        return { work: w.work, work_total: w.work_total, time: { steps: l.steps, madds: w.madds, tiles: w.tiles, total: l.total },
-          of_best: l.of_best, zone: l.zone, band: l.band };
+        return { work: w.work, time: { steps: l.steps, madds: w.madds, tiles: w.tiles, total: l.total }, band: l.band, zone: l.zone };
       }
       function at(s) { return data.c.indexOf(s.c); }
-      function amount(x, v) { return W.si(x) + " " + (v || V()).unit; }
-      function pct(x) { return W.fmt(100 * x, 1) + "%"; }
-      function time(x) { return x < 1000 ? +x.toPrecision(3) + " µs" : +(x / 1000).toPrecision(3) + " ms"; }
-      function lat(x) { return "ℓ = " + x + " µs"; }
-      function bandText(b) {
-        return "C ≈ " + W.int(b.lo) + " to " + W.int(b.hi) + ", within " + W.fmt(100 * data.within, 0) +
-          "% of the fastest time; ring: the fastest, C ≈ " + W.int(b.best) + " (" + time(b.min_time) + ")";
+      /* where a setting's shipped texts are: paths into the data, for ctx.show and the templates' slots */
+      function paths(s) {
+        var d = data.widths.indexOf(s.d), m = data.latencies.indexOf(s.lat), v = ["views", s.view];
+        var w = v.concat("by_d", d), l = w.concat("by_lat", m);
+        return { view: v, width: w, lat: l, d: ["widths", d], latency: ["latency_text", m] };
+      }
+      function settingSlots(s, i) {
+        var p = paths(s);
+        return { d: p.d, lat: p.latency, band: p.lat.concat("band_text"), c: ["c_text", i] };
       }
 
       /* ---------- controls and chart ---------- */
       var switcher = W.choice({
         label: "Cost model",
         options: data.view_order.map(function (v) {
-          return { value: v, text: data.views[v].label, aria: data.views[v].label + " work, in " + data.views[v].unit };
+          return { value: v, text: data.views[v].label, aria: ctx.text(["views", v, "text", "option_aria"]) };
         }),
         value: st.view,
         onChange: function (v, how) { ctx.set({ view: v }, how); },
       });
       var widths = W.choice({
         label: "Head width d",
-        options: data.widths.map(function (d) { return { value: d, text: "d = " + d, aria: "head width " + d }; }),
+        options: data.widths.map(function (d, k) { return { value: d, text: ctx.text(["width_text", k]), aria: ctx.text(["width_aria", k]) }; }),
         value: st.d,
         onChange: function (d, how) { ctx.set({ d: +d }, how); },
       });
       var latency = W.slider({ label: "Per-step latency", values: data.latencies, index: data.latencies.indexOf(st.lat),
-        format: lat, onInput: function (i, how) { ctx.set({ lat: data.latencies[i] }, how); } });
+        format: function (x) { return ctx.text(["latency_text", data.latencies.indexOf(x)]); },
+        onInput: function (i, how) { ctx.set({ lat: data.latencies[i] }, how); } });
       latency.input.addEventListener("change", function () { ctx.end(); });
       var chart = W.scrubber({
         mount: mount, values: data.c, index: at(st), plotClass: "f15b-plot", margin: MARGIN,
-        slider: { label: "Chunk size", sym: "ck-c", format: function (c) { return "C = " + W.int(c); } },
+        slider: { label: "Chunk size", sym: "ck-c", format: function (c) { return ctx.text(["text", "slider"], { c: ["c_text", data.c.indexOf(c)] }); } },
         curves: function () { return []; },  // the overlay draws the curves, the band, the ring and the cursor; Plotly the axes
         axes: function () {
           var narrow = isNarrow(), y = V().y;
@@ -74,10 +77,10 @@
           return {
             height: narrow ? 300 : 360,  // as the sheet's container query reserves
             // every second (narrow: third) power of two, plus the last one when there is room
-            x: { range: data.x_range, title: { text: "chunk size C (tokens, log scale)", standoff: 8 },
+            x: { range: data.x_range, title: { text: ctx.text(["text", "x_title"]), standoff: 8 },
               tickvals: data.c.filter(function (c, i) { return narrow ? i % 3 === 0 : i % 2 === 0 || i === K - 1; }) },
             y: { range: y.range, tickvals: y.tickvals, ticktext: y.ticktext,
-              title: { text: narrow ? "modelled time (log)" : "modelled time, one head (log scale)", standoff: 6 } },
+              title: { text: ctx.text(["text", narrow ? "y_title_narrow" : "y_title"]), standoff: 6 } },
           };
         },
         onIndex: function (i, how) { ctx.set({ c: data.c[i] }, how); },
@@ -128,21 +131,24 @@
       var workBody = el("tbody", { class: "f15b-work" });
       var workTotal = el("td", { class: "k3-num f15b-total" });
       var timeCells = {}, split = el("div", { class: "f15b-split" });
-      var timeBody = el("tbody", { class: "f15b-time" }, el("tr", { class: "f15b-head" }, el("th", { colspan: 3, scope: "colgroup", text: "modelled time" })));
+      var timeBody = el("tbody", { class: "f15b-time" },
+        el("tr", { class: "f15b-head" }, ctx.show(el("th", { colspan: 3, scope: "colgroup" }), ["text", "time_head"])));
       TIME.forEach(function (t) {
         var value = el("td", { class: "k3-num f15b-tvalue" }), note = el("td", { class: "k3-num f15b-note" });
         var seg = el("span", { class: "f15b-seg" });
         seg.style.background = chart.css(t.color);
         split.appendChild(seg);
         timeCells[t.key] = { value: value, note: note, seg: seg };
-        timeBody.appendChild(el("tr", { "data-time": t.key }, el("th", { scope: "row" }, line(t.color, 3, t.svg), el("span", { text: t.label })), value, note));
+        timeBody.appendChild(el("tr", { "data-time": t.key },
+          el("th", { scope: "row" }, line(t.color, 3, t.svg), ctx.show(el("span"), ["time_labels", t.key])), value, note));
       });
       var timeTotal = el("td", { class: "k3-num f15b-ttotal" }), ofBest = el("td", { class: "k3-num f15b-of-best" });
-      timeBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row" }, line("--ink", 4, null), el("span", { text: "total time" })), timeTotal, ofBest));
+      timeBody.appendChild(el("tr", { class: "f15b-sum" },
+        el("th", { scope: "row" }, line("--ink", 4, null), ctx.show(el("span"), ["text", "total_time"])), timeTotal, ofBest));
       /* the total time drawn as its three terms' shares, inside the time rows it sums (under the
        * work rows it read as a split of the multiply-adds); the rows above carry its numbers */
       timeBody.appendChild(el("tr", { class: "f15b-split-row", "aria-hidden": "true" },
-        el("td", { class: "f15b-split-label", text: "total time, split by term" }), el("td", { colspan: 2 }, split)));
+        ctx.show(el("td", { class: "f15b-split-label" }), ["text", "split_label"]), el("td", { colspan: 2 }, split)));
       var readouts = el("table", { class: "f15b-table" }, caption, timeBody, workBody);
       var regime = el("p", { class: "f15b-regime" });
       var formula = el("p", { class: "f15b-formula" });
@@ -152,14 +158,15 @@
       function buildTerms() {  // the work rows differ per view (two terms or three)
         workBody.textContent = "";
         workCells = {};
-        workBody.appendChild(el("tr", { class: "f15b-head" }, el("th", { colspan: 3, scope: "colgroup", text: "work (" + V().unit + ")" })));
+        workBody.appendChild(el("tr", { class: "f15b-head" },
+          ctx.show(el("th", { colspan: 3, scope: "colgroup" }), ["views", st.view, "text", "work_head"])));
         S().work.forEach(function (t) {
           var value = el("td", { class: "k3-num f15b-value" }), share = el("td", { class: "k3-num f15b-share" });
           workCells[t.key] = { value: value, share: share };
           workBody.appendChild(el("tr", { "data-term": t.key, "data-sym": SYM[t.key] },
-            el("th", { scope: "row", text: V().labels[t.key] }), value, share));
+            ctx.show(el("th", { scope: "row" }), ["views", st.view, "labels", t.key]), value, share));
         });
-        workBody.appendChild(el("tr", { class: "f15b-sum" }, el("th", { scope: "row", text: V().total_label }), workTotal, el("td")));
+        workBody.appendChild(el("tr", { class: "f15b-sum" }, ctx.show(el("th", { scope: "row" }), ["views", st.view, "total_label"]), workTotal, el("td")));
         W.html(formula, V().formula_html + ";<br>" + data.time_html);  // rendered (MathML) at build time
       }
 
@@ -170,7 +177,7 @@
           latency.node, chart.slider.node),
         el("div", { class: "f15b-grid" },
           el("div", { class: "f15b-chart" }, el("div", { class: "f15b-plotwrap" }, chart.plot),
-            el("p", { class: "f15b-sweet" }, el("span", { class: "f15b-band", "aria-hidden": "true" }), " Shaded: ", bandNote, ". ",
+            el("p", { class: "f15b-sweet" }, el("span", { class: "f15b-band", "aria-hidden": "true" }), " ", bandNote, " ",
               W.html(el("span"), data.kernels_html))),
           el("div", { class: "f15b-side" }, formula, readouts, regime,
             el("details", { class: "f15b-consts" },
@@ -178,28 +185,25 @@
               W.html(el("p"), data.constants_html))))));
 
       function paint(i) {
-        var s = S(), v = V(), j = i * PO;
-        caption.textContent = "At C = " + W.int(data.c[i]) + " (N = " + W.int(data.n_tokens) + ", d = " + st.d + ", " + lat(st.lat) + ")";
+        var s = S(), p = paths(st), j = i * PO, slots = settingSlots(st, i), zone = s.zone[i];
+        ctx.show(caption, ["text", "caption"], { c: slots.c, d: slots.d, lat: slots.lat });
         s.work.forEach(function (t) {
-          workCells[t.key].value.textContent = amount(t.values[i]);
-          workCells[t.key].share.textContent = pct(t.share[i]);
+          ctx.show(workCells[t.key].value, p.width.concat("work_text", t.key, i));
+          ctx.show(workCells[t.key].share, p.width.concat("share_text", t.key, i));
         });
-        workTotal.textContent = amount(s.work_total[i]);
+        ctx.show(workTotal, p.width.concat("work_total_text", i));
         TIME.forEach(function (t) {
-          timeCells[t.key].value.textContent = time(s.time[t.key][j]);
+          ctx.show(timeCells[t.key].value, (t.key === "steps" ? p.lat : p.width).concat(t.key + "_text", i));
           timeCells[t.key].seg.style.flexGrow = s.time[t.key][j] / s.time.total[j];
         });
-        var steps = data.n_tokens / data.c[i];
-        timeCells.steps.note.textContent = W.int(steps) + (steps === 1 ? " step" : " steps");
-        timeCells.tiles.note.textContent = "η = " + pct(data.efficiency[i]);
-        timeTotal.textContent = time(s.time.total[j]);
-        ofBest.textContent = W.fmt(s.of_best[i], 2) + "× fastest";
-        regime.textContent = data.regimes[s.zone[i]];
-        regime.setAttribute("data-zone", s.zone[i]);
-        bandNote.textContent = bandText(s.band);
-        chart.plot.setAttribute("aria-label", "Log–log chart of the modelled time of one head's chunked pass (" + v.label +
-          ", d = " + st.d + ", " + lat(st.lat) + ") against chunk size C from 1 to " + W.int(data.c[K - 1]) +
-          "; shaded " + bandText(s.band) + "; the marker is at C = " + W.int(data.c[i]) + ".");
+        ctx.show(timeCells.steps.note, ["steps_note", i]);
+        ctx.show(timeCells.tiles.note, ["efficiency_text", i]);
+        ctx.show(timeTotal, p.lat.concat("total_text", i));
+        ctx.show(ofBest, ["text", "of_best"], { ratio: p.lat.concat("of_best_text", i) });
+        ctx.show(regime, ["regimes", zone]);
+        regime.setAttribute("data-zone", zone);
+        ctx.show(bandNote, ["text", "shaded"], { band: slots.band });
+        chart.plot.setAttribute("aria-label", ctx.text(p.view.concat("text", "chart"), slots));
       }
 
       return ctx.plotly().then(function (Plotly) { return chart.start(Plotly, at(st)); }).then(function () {
@@ -227,10 +231,11 @@
             }
           },
           describe: function (prev, next) {
-            var s = S(next), i = at(next), v = V(next);
-            return v.label + ", d = " + next.d + ", " + lat(next.lat) + ", C = " + W.int(data.c[i]) + ": work " +
-              amount(s.work_total[i], v) + "; modelled time " + time(s.time.total[i * PO]) + ", " + W.fmt(s.of_best[i], 2) +
-              " times the fastest; shaded " + bandText(s.band) + ".";
+            var i = at(next), p = paths(next), slots = settingSlots(next, i);
+            slots.work = p.width.concat("work_total_text", i);
+            slots.time = p.lat.concat("total_text", i);
+            slots.ratio = p.lat.concat("of_best_text", i);
+            return { path: p.view.concat("text", "describe"), slots: slots };
           },
         };
       });

@@ -61,6 +61,11 @@
     }
     return true;
   }
+  /* an SVG element painted in CSS variables (the page's colours, so dark mode follows) */
+  function styled(node, props) {
+    Object.keys(props).forEach(function (k) { node.style.setProperty(k, props[k]); });
+    return node;
+  }
   function grow(b, m) { return [b.left - m, b.top - m, b.left + b.width + m, b.top + b.height + m]; }
   function meets(a, r) { return a[0] < r[2] && r[0] < a[2] && a[1] < r[3] && r[1] < a[3]; }
 
@@ -164,22 +169,22 @@
     var el = W.el, place = W.f15bLabels(opts), geom = null, cursor = null, shown = [];
     /* the curves, the band and the ring, as Plotly drew them (its line widths and dash patterns);
      * the nested <svg> clips the curves to the plot area, as Plotly clips its traces */
-    var band = el("svg:rect", { class: "f15b-band-area", y: 0, style: "fill: var(--green)" });
+    var band = styled(el("svg:rect", { class: "f15b-band-area", y: 0 }), { fill: "var(--green)" });
     var lines = opts.curves.map(function (c, k) {
-      return el("svg:polyline", { class: "f15b-curve", "data-curve": c.key, "stroke-dasharray": c.dash || null,
-        style: "stroke: var(" + c.color + "); stroke-width: " + c.width + "px" });
+      return styled(el("svg:polyline", { class: "f15b-curve", "data-curve": c.key, "stroke-dasharray": c.dash || null }),
+        { stroke: "var(" + c.color + ")", "stroke-width": c.width + "px" });
     });
     var clip = el.apply(null, ["svg:svg", { class: "f15b-curves", overflow: "hidden" }, band].concat(lines));
-    var ring = el("svg:circle", { class: "f15b-ring", r: opts.ring.r, style: "stroke: var(--green); stroke-width: " + opts.ring.width + "px" });
+    var ring = styled(el("svg:circle", { class: "f15b-ring", r: opts.ring.r }), { stroke: "var(--green)", "stroke-width": opts.ring.width + "px" });
     var line = el("svg:line", { class: "f15b-cursor-line", x1: 0, x2: 0, y1: 0 });
     var dots = opts.labels.map(function (l) {
-      return el("svg:circle", { class: "f15b-cursor-dot", r: opts.dot, style: "fill: var(" + l.color + ")" });
+      return styled(el("svg:circle", { class: "f15b-cursor-dot", r: opts.dot }), { fill: "var(" + l.color + ")" });
     });
     var mark = el.apply(null, ["svg:g", { class: "f15b-cursor" }, line].concat(dots));
     var lineH = W.f15bLineHeight(opts.font.size);
     var texts = opts.labels.map(function (l) {  // a <text> per label, its lines as <tspan>s
-      var t = el("svg:text", { class: "f15b-label", "data-label": l.text, "dominant-baseline": "central",
-        style: "fill: var(" + l.color + "); font-size: " + opts.font.size + "px" });
+      var t = styled(el("svg:text", { class: "f15b-label", "data-label": l.text, "dominant-baseline": "central" }),
+        { fill: "var(" + l.color + ")", "font-size": opts.font.size + "px" });
       t.forms = [l.text].concat(l.narrow || []);
       return t;
     });

@@ -1,20 +1,20 @@
-"""FIG 15b · chunk size: the C slider (keys and mouse), chart drag, the cost-model switch, the
-head-width choice and the per-step latency slider show the kernels' multiply-adds and the time
-model's terms; the shaded band and the ring are where the kernel puts the minimum, and they move
-with the latency; C = N gives quadratic attention; symbols link both ways; state in the URL."""
+"""FIG 15b · chunk size in the browser: the C slider (keys and mouse), chart drag, the cost-model
+switch, the head-width choice and the per-step latency slider show the shipped readouts for the
+setting they reach; the overlay draws the shipped curves, band and ring, and they move with the
+latency; the curve labels stay clear of everything; symbols link both ways; state in the URL. The
+shipped data against the kernels, and its texts against the numbers, are checked in
+test_fig_15b_data.py."""
 
 from itertools import pairwise
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import chunked_cost_terms, reassociation_costs
-from k3project.experiments import chunk_time_band, chunk_time_terms
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data
+from k3explainer.site.readertext import fill
+from tests.browser.support import assert_axe_clean_through, assert_shown_is_shipped, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-15b"
-SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 
 
 @pytest.fixture(scope="module")
@@ -22,89 +22,54 @@ def shipped(site_dir):
     return shipped_data(site_dir, FIG)
 
 
-def hardware(shipped):
-    """The model's hardware constants as shipped (from the spec's params)."""
-    return dict(peak=float(shipped["peak"]), c_half=float(shipped["c_half"]))
+def setting(shipped, view, d, lat):
+    """One setting's shipped data: (its head width's, its latency's, and the paths to them)."""
+    k, m = shipped["widths"].index(d), shipped["latencies"].index(lat)
+    w = shipped["views"][view]["by_d"][k]
+    width = ["views", view, "by_d", k]
+    return w, w["by_lat"][m], width, [*width, "by_lat", m]
 
 
-def model(shipped, view, c, d, lat):
-    """Every readout of one setting, recomputed by the kernels from the shipped N and grids."""
-    N, hw = shipped["n_tokens"], hardware(shipped)
-    work = chunked_cost_terms(N, d, c, form=view)
-    time = chunk_time_terms(N, d, c, step_latency=lat, form=view, **hw)
-    fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / 32)
-    band = chunk_time_band(
-        fine, chunk_time_terms(N, d, fine, step_latency=lat, form=view, **hw)["total"], shipped["within"]
-    )
-    return work, time, band
-
-
-def amount(text: str) -> float:
-    """'268 M madds' → 2.68e8; '512 madds' → 512."""
-    parts = text.split()
-    return float(parts[0]) * (SI[parts[1]] if len(parts) == 3 else 1)
-
-
-def duration(text: str) -> float:
-    """'190 µs' → 190; '1.15 ms' → 1150 (µs)."""
-    value, unit = text.split()
-    return float(value) * (1000 if unit == "ms" else 1)
-
-
-def band_numbers(text: str) -> tuple[int, int, int]:
-    """'C ≈ 56 to 177, within 10% …; ring: the fastest, C ≈ 99 (180 µs)' → (56, 177, 99)."""
-    lo, rest = text.split("C ≈ ")[1].split(" to ")
-    hi = rest.split(",")[0]
-    best = text.split("C ≈ ")[2].split(" ")[0]
-    return int(lo.replace(",", "")), int(hi.replace(",", "")), int(best.replace(",", ""))
-
-
-def assert_readouts(fig, shipped, view, c, d=None, lat=None):
+def assert_readouts(fig, site_dir, shipped, view, c, d=None, lat=None):
+    """The table, the band's sentence, the regime and the chart's label show the shipped texts for
+    this setting at C = c; returns the setting's shipped data (its width's, its latency's)."""
     d = shipped["d_default"] if d is None else d
     lat = shipped["latency_default"] if lat is None else lat
-    work, time, band = model(shipped, view, c, d, lat)
+    w, s, width, at = setting(shipped, view, d, lat)
+    i = shipped["c"].index(c)
+    k, m = shipped["widths"].index(d), shipped["latencies"].index(lat)
+    slots = {"d": ["widths", k], "lat": ["latency_text", m], "band": [*at, "band_text"], "c": ["c_text", i]}
     assert fig.locator(".f15b-controls .k3-slider output").nth(1).inner_text() == f"C = {c:,}"
-    assert (
-        f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)"
-        in fig.locator(".f15b-table caption").text_content()
-    )
-    assert [r.get_attribute("data-term") for r in fig.locator("tr[data-term]").all()] == list(work)
-    total = sum(work.values())
-    for key, value in work.items():
-        row = fig.locator(f"tr[data-term='{key}']")
-        assert amount(row.locator(".f15b-value").inner_text()) == pytest.approx(value, rel=0.006)
-        assert float(row.locator(".f15b-share").inner_text().rstrip("%")) == pytest.approx(
-            100 * value / total, abs=0.051
-        )
-    assert amount(fig.locator(".f15b-total").inner_text()) == pytest.approx(total, rel=0.006)
+    caption = fig.locator(".f15b-table caption").text_content()
+    assert caption == fill(shipped, ["text", "caption"], {"c": slots["c"], "d": slots["d"], "lat": slots["lat"]})
+    assert f"At C = {c:,} (N = {shipped['n_tokens']:,}, d = {d}, ℓ = {lat:g} µs)" == caption
+    assert [r.get_attribute("data-term") for r in fig.locator("tr[data-term]").all()] == [t["key"] for t in w["work"]]
+    for t in w["work"]:
+        row = fig.locator(f"tr[data-term='{t['key']}']")
+        assert row.locator(".f15b-value").inner_text() == w["work_text"][t["key"]][i]
+        assert row.locator(".f15b-share").inner_text() == w["share_text"][t["key"]][i]
+    assert fig.locator(".f15b-total").inner_text() == w["work_total_text"][i]
     assert fig.locator(".f15b-total").inner_text().endswith("madds" if view == "linear" else "FLOPs")
-    for key in ("steps", "madds", "tiles"):
-        shown = fig.locator(f"tr[data-time='{key}'] .f15b-tvalue").inner_text()
-        assert duration(shown) == pytest.approx(float(time[key]), rel=0.006), key
-    steps = shipped["n_tokens"] // c
-    assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == f"{steps:,} step{'' if steps == 1 else 's'}"
-    eta = c / (c + hardware(shipped)["c_half"])
-    assert float(
-        fig.locator("tr[data-time='tiles'] .f15b-note").inner_text().split("=")[1].strip().rstrip("%")
-    ) == pytest.approx(100 * eta, abs=0.051)
-    assert duration(fig.locator(".f15b-ttotal").inner_text()) == pytest.approx(float(time["total"]), rel=0.006)
-    ratio = float(fig.locator(".f15b-of-best").inner_text().split("×")[0])
-    assert ratio == pytest.approx(float(time["total"]) / band["min_time"], abs=0.0051)
-    lo, hi, best = band_numbers(fig.locator(".f15b-band-text").inner_text())
-    assert (lo, hi, best) == (round(band["lo"]), round(band["hi"]), round(band["best"]))
-    zone = (
-        "one"
-        if c == 1
-        else "all"
-        if c == shipped["n_tokens"]
-        else "below"
-        if c < band["lo"]
-        else "above"
-        if c > band["hi"]
-        else "band"
-    )
-    assert fig.locator(".f15b-regime").get_attribute("data-zone") == zone
-    return work, time, band
+    for key, texts in (("steps", s["steps_text"]), ("madds", w["madds_text"]), ("tiles", w["tiles_text"])):
+        assert fig.locator(f"tr[data-time='{key}'] .f15b-tvalue").inner_text() == texts[i], key
+    assert fig.locator("tr[data-time='steps'] .f15b-note").inner_text() == shipped["steps_note"][i]
+    assert fig.locator("tr[data-time='tiles'] .f15b-note").inner_text() == shipped["efficiency_text"][i]
+    assert fig.locator(".f15b-ttotal").inner_text() == s["total_text"][i]
+    assert fig.locator(".f15b-of-best").inner_text() == f"{s['of_best_text'][i]}× fastest"
+    assert fig.locator(".f15b-band-text").inner_text() == f"Shaded: {s['band_text']}."
+    regime = fig.locator(".f15b-regime")
+    assert regime.get_attribute("data-zone") == s["zone"][i]
+    assert regime.inner_text() == shipped["regimes"][s["zone"][i]]
+    label = fig.locator(".f15b-plot").get_attribute("aria-label")
+    assert label == fill(shipped, ["views", view, "text", "chart"], slots)
+    # every text placed from the data is the shipped one (the work rows, the time rows, the band …)
+    assert assert_shown_is_shipped(fig.page, site_dir, FIG) >= 2 * len(w["work"]) + 12
+    return w, s
+
+
+def curves(w, s):
+    """The shipped curves as the overlay draws them: steps, multiply-adds, small-tile loss, total."""
+    return {"steps": s["steps"], "madds": w["madds"], "tiles": w["tiles"], "total": s["total"]}
 
 
 # What the overlay draws over Plotly's axes (the band, the four curves, the ring), read back in
@@ -239,39 +204,52 @@ def settle(page):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def test_slider_keys_read_the_kernels_and_c_equal_n_is_quadratic(watched, site_url, shipped):
+def test_slider_keys_step_c_through_its_powers_of_two(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     c = shipped["c"]
     i = shipped["c_default_index"]
-    assert_readouts(fig, shipped, "linear", c[i])
+    assert_readouts(fig, site_dir, shipped, "linear", c[i])
     cslider = fig.locator(".f15b-controls .k3-slider input").nth(1)
     cslider.focus()
     page.keyboard.press("ArrowRight")
-    assert_readouts(fig, shipped, "linear", c[i + 1])
+    assert_readouts(fig, site_dir, shipped, "linear", c[i + 1])
     page.keyboard.press("Home")
-    assert_readouts(fig, shipped, "linear", 1)
+    assert_readouts(fig, site_dir, shipped, "linear", 1)
     assert "Pure recurrence" in fig.locator(".f15b-regime").inner_text()
     page.keyboard.press("End")
     N = shipped["n_tokens"]
-    assert_readouts(fig, shipped, "linear", N)
-    # one chunk of N tokens: the within-chunk term is exactly unmasked quadratic attention, 2N²d
-    chunk = amount(fig.locator("tr[data-term='chunk'] .f15b-value").inner_text())
-    assert chunk == pytest.approx(
-        reassociation_costs(N, shipped["d_default"], shipped["d_default"])["madds_quadratic"], rel=0.006
+    assert_readouts(fig, site_dir, shipped, "linear", N)
+    # (at C = N the within-chunk term is unmasked quadratic attention, 2N²d: test_fig_15b_data.py)
+    k, m, i = (
+        shipped["widths"].index(shipped["d_default"]),
+        shipped["latencies"].index(shipped["latency_default"]),
+        len(c) - 1,
+    )
+    w, s = ["views", "linear", "by_d", k], ["views", "linear", "by_d", k, "by_lat", m]
+    said = fill(
+        shipped,
+        ["views", "linear", "text", "describe"],
+        {
+            "d": ["widths", k],
+            "lat": ["latency_text", m],
+            "band": [*s, "band_text"],
+            "c": ["c_text", i],
+            "work": [*w, "work_total_text", i],
+            "time": [*s, "total_text", i],
+            "ratio": [*s, "of_best_text", i],
+        },
     )
     live = fig.locator(".fig-live").inner_text()
-    assert f"C = {N:,}" in live and fig.locator(".f15b-ttotal").inner_text() in live
+    assert live == said and f"C = {N:,}" in live and fig.locator(".f15b-ttotal").inner_text() in live
     assert f"fig-15b.c={N}" in page.url
 
 
-def test_chart_draws_the_kernel_curves_band_and_minimum(watched, site_url, shipped):
+def test_chart_draws_the_shipped_curves_band_and_minimum(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    _, _, band = assert_readouts(fig, shipped, "linear", 64)
-    grid = np.array(shipped["grid"])
-    d, lat = shipped["d_default"], shipped["latency_default"]
-    time = chunk_time_terms(shipped["n_tokens"], d, grid, step_latency=lat, **hardware(shipped))
+    w, s = assert_readouts(fig, site_dir, shipped, "linear", 64)
+    grid, band, time = np.array(shipped["grid"]), s["band"], curves(w, s)
     traces = chart(page)
     assert traces[0][0] == pytest.approx([band["lo"], band["lo"], band["hi"], band["hi"]], rel=RTOL)  # the band
     for k, key in enumerate(("steps", "madds", "tiles", "total"), start=1):
@@ -284,7 +262,7 @@ def test_chart_draws_the_kernel_curves_band_and_minimum(watched, site_url, shipp
     assert 0 < np.argmin(traces[4][1]) < len(grid) - 1  # the modelled time is lowest in the middle
 
 
-def test_latency_and_width_move_the_band_and_the_minimum(watched, site_url, shipped):
+def test_latency_and_width_move_the_band_and_the_minimum(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     lats = shipped["latencies"]
@@ -292,67 +270,58 @@ def test_latency_and_width_move_the_band_and_the_minimum(watched, site_url, ship
     lslider.focus()
     page.keyboard.press("End")
     assert fig.locator(".f15b-controls .k3-slider output").first.inner_text() == f"ℓ = {lats[-1]:g} µs"
-    _, _, slow = assert_readouts(fig, shipped, "linear", 64, lat=lats[-1])
+    slow = assert_readouts(fig, site_dir, shipped, "linear", 64, lat=lats[-1])[1]["band"]
     page.keyboard.press("Home")
-    _, _, fast = assert_readouts(fig, shipped, "linear", 64, lat=lats[0])
+    fast = assert_readouts(fig, site_dir, shipped, "linear", 64, lat=lats[0])[1]["band"]
     assert slow["best"] > fast["best"] and slow["lo"] > fast["lo"] and slow["hi"] > fast["hi"]
     assert chart(page)[5][0][0] == pytest.approx(fast["best"], rel=RTOL)  # the ring followed
     assert f"fig-15b.lat={lats[0]:g}" in page.url
     fig.locator("[role=radio][data-value='256']").click()
-    assert_readouts(fig, shipped, "linear", 64, d=256, lat=lats[0])
+    assert_readouts(fig, site_dir, shipped, "linear", 64, d=256, lat=lats[0])
     page.keyboard.press("ArrowLeft")  # back to d = 128 from the focused choice
-    assert_readouts(fig, shipped, "linear", 64, d=128, lat=lats[0])
+    assert_readouts(fig, site_dir, shipped, "linear", 64, d=128, lat=lats[0])
     assert "d = 128" in fig.locator(".fig-live").inner_text()
 
 
-def test_mouse_slider_and_chart_drag(watched, site_url, shipped):
+def test_mouse_slider_and_chart_drag(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     K = len(shipped["c"])
     box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
     page.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)  # the left end of the track: C = 1
-    assert_readouts(fig, shipped, "linear", shipped["c"][0])
+    assert_readouts(fig, site_dir, shipped, "linear", shipped["c"][0])
     x, y, w = plot_axis(page)
     page.mouse.move(x + 0.2 * w, y)
     page.mouse.down()
     page.mouse.move(x + w * 7 / (K - 1), y, steps=5)
     page.mouse.up()
-    assert_readouts(fig, shipped, "linear", shipped["c"][7])
+    assert_readouts(fig, site_dir, shipped, "linear", shipped["c"][7])
     assert cursor_c(page.evaluate(GEOMETRY, FIG)) == shipped["c"][7]  # the cursor followed the pointer
 
 
-def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, shipped):
+def test_switch_to_kda_view_by_mouse_and_keyboard(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     c = shipped["c"][shipped["c_default_index"]]
     fig.locator("[role=radio][data-value='kda']").click()
-    _, time, _ = assert_readouts(fig, shipped, "kda", c)
+    _, kda = assert_readouts(fig, site_dir, shipped, "kda", c)
     assert "KDA (eq. 13)" in fig.locator(".fig-live").inner_text()
-    grid = np.array(shipped["grid"])
-    kda = chunk_time_terms(
-        shipped["n_tokens"],
-        shipped["d_default"],
-        grid,
-        step_latency=shipped["latency_default"],
-        form="kda",
-        **hardware(shipped),
-    )
     np.testing.assert_allclose(chart(page)[4][1], kda["total"], rtol=RTOL)
     page.keyboard.press("ArrowLeft")
     assert fig.locator("[role=radio][data-value='linear']").get_attribute("aria-checked") == "true"
-    assert_readouts(fig, shipped, "linear", c)
+    assert_readouts(fig, site_dir, shipped, "linear", c)
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-15b.view=kda&fig-15b.c=256&fig-15b.d=64&fig-15b.lat=2")
-    assert_readouts(fig, shipped, "kda", 256, d=64, lat=2.0)
+    assert_readouts(fig, site_dir, shipped, "kda", 256, d=64, lat=2.0)
     fig.locator("[role=radio][data-value='linear']").click()
     assert "fig-15b.view" not in page.url and "fig-15b.c=256" in page.url  # linear is the default: left out of the link
     assert "fig-15b.d=64" in page.url and "fig-15b.lat=2" in page.url
     page.go_back()
     page.wait_for_selector(f"#{FIG} [role=radio][data-value='kda'][aria-checked=true]")
-    assert_readouts(fig, shipped, "kda", 256, d=64, lat=2.0)
+    assert_readouts(fig, site_dir, shipped, "kda", 256, d=64, lat=2.0)
 
 
 def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
@@ -468,8 +437,12 @@ def test_labels_and_plot_follow_a_resize(watched, site_url, shipped):
     page.set_viewport_size({"width": 1280, "height": 900})
     fig = open_figure(page, site_url, FIG, "#fig-15b.c=512")
     page.set_viewport_size({"width": 390, "height": 900})
-    page.wait_for_function("() => document.querySelector('#fig-15b .f15b-plot')._fullLayout.width < 400")
-    page.wait_for_timeout(300)
+    # Plotly redraws at the new width, then at the phone's height (its ticks with it), and the
+    # overlay follows the new plot area
+    page.wait_for_function("""() => { const p = document.querySelector('#fig-15b .f15b-plot'), fl = p._fullLayout;
+        const clip = document.querySelector('#fig-15b .f15b-curves');
+        return fl.width < 400 && fl.height === 300 && p.clientHeight === 300
+          && p.querySelectorAll('g.xtick').length === 5 && clip.width.baseVal.value === fl.xaxis._length; }""")
     settle(page)
     g = page.evaluate(GEOMETRY, FIG)
     assert g["height"][0] == g["height"][1] == 300
@@ -494,7 +467,7 @@ def test_plot_is_drawn_at_the_height_its_box_reserves(watched, site_url, width):
     assert drawn == box
 
 
-def test_time_split_bar_belongs_to_the_time_rows(watched, site_url, shipped):
+def test_time_split_bar_belongs_to_the_time_rows(watched, site_url, site_dir, shipped):
     """The bar that splits the modelled time sits among the time rows, under their total and above
     the work rows, says what it splits, and its segments are the time terms' shares."""
     page, _ = watched
@@ -507,12 +480,13 @@ def test_time_split_bar_belongs_to_the_time_rows(watched, site_url, shipped):
     work_head = fig.locator("tbody.f15b-work tr.f15b-head").bounding_box()
     b = bar.bounding_box()
     assert total_row["y"] + total_row["height"] <= b["y"] and b["y"] + b["height"] <= work_head["y"]
-    _, time, _ = model(shipped, "linear", 512, shipped["d_default"], shipped["latency_default"])
+    time = curves(*setting(shipped, "linear", shipped["d_default"], shipped["latency_default"])[:2])
+    j = shipped["c"].index(512) * shipped["per_octave"]  # C = 512 on the curves' grid
     grow = [float(x) for x in bar.locator(".f15b-seg").evaluate_all("s => s.map(e => e.style.flexGrow)")]
-    assert grow == pytest.approx([float(time[k] / time["total"]) for k in ("steps", "madds", "tiles")], rel=1e-4)
+    assert grow == pytest.approx([time[k][j] / time["total"][j] for k in ("steps", "madds", "tiles")], rel=1e-4)
 
 
-def test_no_input_makes_plotly_draw(watched, site_url, shipped):
+def test_no_input_makes_plotly_draw(watched, site_url, site_dir, shipped):
     """Stepping C moves the overlay's cursor and rewrites the readouts; a new cost model, head width
     or latency redraws the overlay's curves, band and ring: Plotly, which draws only the axes, draws
     nothing on any input (a marker restyle recomputed every trace, a new setting's Plotly.react
@@ -527,16 +501,15 @@ def test_no_input_makes_plotly_draw(watched, site_url, shipped):
     settle(page)
     c = shipped["c"][shipped["c_default_index"] + 4]
     assert cursor_c(page.evaluate(GEOMETRY, FIG)) == c
-    assert_readouts(fig, shipped, "linear", c)
-    grid = np.array(shipped["grid"])
+    assert_readouts(fig, site_dir, shipped, "linear", c)
     lats = shipped["latencies"]
     fig.locator("[role=radio][data-value='256']").click()  # new curves
     fig.locator("[role=radio][data-value='kda']").click()
     fig.locator(".f15b-controls .k3-slider input").first.focus()
     page.keyboard.press("End")
     settle(page)
-    _, _, band = assert_readouts(fig, shipped, "kda", c, d=256, lat=lats[-1])
-    time = chunk_time_terms(shipped["n_tokens"], 256, grid, step_latency=lats[-1], form="kda", **hardware(shipped))
+    w, s = assert_readouts(fig, site_dir, shipped, "kda", c, d=256, lat=lats[-1])
+    band, time = s["band"], curves(w, s)
     traces = chart(page)
     for k, key in enumerate(("steps", "madds", "tiles", "total"), start=1):
         np.testing.assert_allclose(traces[k][1], time[key], rtol=RTOL)

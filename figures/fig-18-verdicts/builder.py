@@ -40,6 +40,38 @@ class Params(BaseModel):
         return self
 
 
+def _narration(verdicts: list[dict]) -> dict:
+    """What the narration says, written here so a test reads every case against the data: the
+    question chosen, one verdict opened or closed (then how many are open), several at once; and
+    the templates that join what changed in one action, in that order."""
+    n, q = len(verdicts), len(QUESTIONS)
+
+    def verdict(i, v):
+        return f"Verdict {i + 1} of {n}, {v['before']} to {v['after']}"
+
+    def links(v):
+        return f"{len(v['links'])} section link" + ("s" if len(v["links"]) > 1 else "")
+
+    def open_now(k):
+        return (
+            "All verdicts collapsed."
+            if k == 0
+            else f"All {n} verdicts expanded."
+            if k == n
+            else f"{k} of {n} verdicts open."
+        )
+
+    return {
+        "show": {"all": f"Every card shows all {q} answers when expanded."}
+        | {key: f"Showing “{label}” for all {n} verdicts." for key, label in QUESTIONS},
+        "expanded": [f"{verdict(i, v)}, expanded: {q} answers, {links(v)}." for i, v in enumerate(verdicts)],
+        "collapsed": [f"{verdict(i, v)}, collapsed." for i, v in enumerate(verdicts)],
+        "open_count": [f"{k} of {n} open." for k in range(n + 1)],  # after one verdict opened or closed
+        "open": [open_now(k) for k in range(n + 1)],  # after several at once (Expand all, Collapse all)
+        "joined": ["{first}", "{first} {second}", "{first} {second} {third}"],
+    }
+
+
 def build(params: dict, facts) -> dict:
     raw = checked_items(params["verdicts"], ("id", "before", "after", *dict(QUESTIONS), "k3"), "verdict")
     verdicts = []
@@ -61,6 +93,8 @@ def build(params: dict, facts) -> dict:
     return {
         "questions": [{"key": k, "label": label} for k, label in QUESTIONS],
         "verdicts": verdicts,
+        "text": {"list_label": "Verdicts, before and after"},
+        "said": _narration(verdicts),
         "provenance": {
             "kernels": [],
             "facts": cited_facts(raw),  # every number in the texts

@@ -3,6 +3,7 @@
  * lines the same answer up under every card, so a column can be read down the list. */
 (function () {
   "use strict";
+  var SLOTS = ["first", "second", "third"];  // the narration's parts, in the order said.joined takes them
   K3.register("fig-18-verdicts", {
     state: function (data) {
       var ids = data.verdicts.map(function (v) { return v.id; });
@@ -17,6 +18,7 @@
       var allIds = vs.map(function (v) { return v.id; });
       var qLabel = {};
       Q.forEach(function (q) { qLabel[q.key] = q.label; });
+      function said(key, index) { return ["said", key, index]; }
       var bulk = false;  // the action under way is "Expand all" / "Collapse all"
 
       function answerNode(a) {
@@ -36,7 +38,7 @@
       }
 
       var disc = W.disclosures({
-        label: "Verdicts, before and after",
+        label: ctx.text(["text", "list_label"]),
         items: vs.map(function (v, i) {
           return {
             id: v.id,
@@ -74,16 +76,15 @@
         el("div", { class: "f18-controls" }, el("span", { class: "k3-label", text: "Show" }), show.node, allBtn),
         disc.node));
 
+      /* what opening or closing said: one verdict by name and how many are open now, or (Expand
+       * all, Collapse all, several at once) only how many are open */
       function describeOpen(prev, next) {
         var changed = allIds.filter(function (id) { return (prev.indexOf(id) >= 0) !== (next.indexOf(id) >= 0); });
         if (!bulk && changed.length === 1) {
-          var i = allIds.indexOf(changed[0]), v = vs[i];
-          return "Verdict " + (i + 1) + " of " + N + ", " + v.before + " to " + v.after +
-            (next.indexOf(v.id) >= 0 ? ", expanded: " + Q.length + " answers, " + v.links.length + " section link" +
-              (v.links.length > 1 ? "s" : "") + "." : ", collapsed.") + " " + next.length + " of " + N + " open.";
+          var i = allIds.indexOf(changed[0]);
+          return [said(next.indexOf(changed[0]) >= 0 ? "expanded" : "collapsed", i), said("open_count", next.length)];
         }
-        if (next.length === N) return "All " + N + " verdicts expanded.";
-        return next.length ? next.length + " of " + N + " verdicts open." : "All verdicts collapsed.";
+        return [said("open", next.length)];
       }
 
       return {
@@ -104,13 +105,12 @@
           W.text(allBtn, s.open.length === N ? "Collapse all" : "Expand all");
         },
         describe: function (prev, next) {
-          var said = [];
-          if (prev.q !== next.q) {
-            said.push(next.q === "all" ? "Every card shows all " + Q.length + " answers when expanded."
-              : "Showing \u201c" + qLabel[next.q] + "\u201d for all " + N + " verdicts.");
-          }
-          if (prev.open.join() !== next.open.join()) said.push(describeOpen(prev.open, next.open));
-          return said.join(" ");
+          var parts = [], slots = {};
+          if (prev.q !== next.q) parts.push(said("show", next.q));
+          if (prev.open.join() !== next.open.join()) parts = parts.concat(describeOpen(prev.open, next.open));
+          if (!parts.length) return null;
+          parts.forEach(function (path, k) { slots[SLOTS[k]] = path; });
+          return { path: said("joined", parts.length - 1), slots: slots };
         },
       };
     },

@@ -1,5 +1,6 @@
-"""FIG 18's verdicts against the facts, and every sentence that says what FIG 18 shows (in §18, in the
-figure's caption and in its text alternative) against the figure's data.
+"""FIG 18's verdicts against the facts, every sentence that says what FIG 18 shows (in §18, in the
+figure's caption and in its text alternative) against the figure's data, and every line its
+narration can say against the verdicts it ships.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
@@ -10,6 +11,7 @@ import re
 
 import pytest
 
+from k3explainer.site.readertext import fill
 from tests.site import article
 
 NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve)\b"
@@ -100,3 +102,47 @@ def test_section_sentences(prose, data):
     assert "serve" in answer(data, "hybrid", "harder") and "serving" in answer(data, "moe", "harder")
     assert 'K3 keeps the "after" side of every one of these verdicts (each card says where)' in prose
     assert all(v["k3_md"] for v in data["verdicts"])
+
+
+def test_every_narration_reads_the_data(data):
+    """Every line the narration can say, filled the way the component fills it: a question chosen,
+    one verdict opened or closed at every count of open verdicts (alone and after a new question),
+    several at once; each names the verdict, its place, its answers and links, and the counts."""
+    said, vs, questions = data["said"], data["verdicts"], data["questions"]
+    n, q = len(vs), len(questions)
+    assert said["show"] == {"all": f"Every card shows all {q} answers when expanded."} | {
+        x["key"]: f"Showing “{x['label']}” for all {n} verdicts." for x in questions
+    }
+    for i, v in enumerate(vs):
+        links = len(v["links"])
+        # k open just after opening one: 1 … n; just after closing one: 0 … n − 1
+        for toggled, counts in (("expanded", range(1, n + 1)), ("collapsed", range(n))):
+            for k in counts:
+                parts = [["said", toggled, i], ["said", "open_count", k]]
+                line = fill(data, ["said", "joined", 1], dict(zip(("first", "second"), parts, strict=True)))
+                head = f"Verdict {i + 1} of {n}, {v['before']} to {v['after']}, "
+                tail = (
+                    f"expanded: {q} answers, {links} section link{'s' if links > 1 else ''}."
+                    if toggled == "expanded"
+                    else "collapsed."
+                )
+                assert line == f"{head}{tail} {k} of {n} open."
+                # the same action right after a new question: the question first
+                with_question = fill(
+                    data,
+                    ["said", "joined", 2],
+                    dict(zip(("first", "second", "third"), [["said", "show", "why"], *parts], strict=True)),
+                )
+                assert with_question == f"{said['show']['why']} {line}"
+    for k in range(n + 1):
+        line = fill(data, ["said", "joined", 0], {"first": ["said", "open", k]})
+        assert line == (
+            "All verdicts collapsed."
+            if k == 0
+            else f"All {n} verdicts expanded."
+            if k == n
+            else f"{k} of {n} verdicts open."
+        )
+    for key in ["all", *(x["key"] for x in questions)]:
+        assert fill(data, ["said", "joined", 0], {"first": ["said", "show", key]}) == said["show"][key]
+    assert data["text"]["list_label"] == "Verdicts, before and after"

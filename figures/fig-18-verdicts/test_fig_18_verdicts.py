@@ -1,11 +1,13 @@
-"""FIG 18 · verdicts: one card per verdict, four answers each, where K3 keeps it, working section links, facts from the facts file."""
+"""FIG 18 · verdicts: one card per verdict, four answers each, where K3 keeps it, working section links,
+facts from the facts file; what the narration says is the shipped line (every line it can say is read
+against the verdicts in test_fig_18_data.py)."""
 
 import json
 
 import pytest
 import yaml
 
-from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data
+from tests.browser.support import ROOT, assert_axe_clean_through, assert_shown_is_shipped, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-18"
@@ -59,15 +61,25 @@ def test_every_verdict_with_four_answers_and_working_links(watched, site_url, si
     page.wait_for_function("id => location.hash.startsWith('#' + id)", arg=verdicts[-1]["sections"][0])
 
 
-def test_keyboard_moves_between_verdicts_and_toggles(watched, site_url, verdicts):
+def said(fig) -> list:
+    """The narration's template and the texts in its slots, in order."""
+    live = fig.locator(".fig-live")
+    return [json.loads(live.get_attribute("data-shows")), list(json.loads(live.get_attribute("data-slots")).values())]
+
+
+def test_keyboard_moves_between_verdicts_and_toggles(watched, site_url, site_dir, verdicts):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
+    shipped = shipped_data(site_dir, FIG)
+    assert fig.locator(".k3-disc").get_attribute("aria-label") == shipped["text"]["list_label"]
     first = cards(fig).nth(0).locator(".k3-disc-btn")
     assert first.get_attribute("aria-expanded") == "true"  # the first verdict starts open
     first.focus()
     page.keyboard.press("Enter")
     assert first.get_attribute("aria-expanded") == "false"
     assert "collapsed" in fig.locator(".fig-live").inner_text()
+    assert said(fig) == [["said", "joined", 1], [["said", "collapsed", 0], ["said", "open_count", 0]]]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == 1
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.id") == verdicts[2]["id"]
@@ -77,23 +89,27 @@ def test_keyboard_moves_between_verdicts_and_toggles(watched, site_url, verdicts
         f"Verdict 3 of {len(verdicts)}" in fig.locator(".fig-live").inner_text()
         and "4 answers" in fig.locator(".fig-live").inner_text()
     )
+    assert said(fig) == [["said", "joined", 1], [["said", "expanded", 2], ["said", "open_count", 1]]]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == 1
     page.keyboard.press("End")
     assert page.evaluate("document.activeElement.dataset.id") == verdicts[-1]["id"]
 
 
-def test_one_question_reads_down_all_cards(watched, site_url, verdicts):
+def test_one_question_reads_down_all_cards(watched, site_url, site_dir, verdicts):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     fig.get_by_role("radio", name="What got harder").click()
     peeks = fig.locator(".f18-peek:visible .f18-answer:visible dd")
     assert peeks.count() == len(verdicts) - 1  # every collapsed card (the first is open and shows all four)
     assert f"{len(verdicts)} verdicts" in fig.locator(".fig-live").inner_text()
+    assert said(fig) == [["said", "joined", 0], [["said", "show", "harder"]]]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == 1
     assert "fig-18.q=harder" in page.url
     page.keyboard.press("ArrowLeft")  # focus is on the chosen radio: move to "What got better"
     assert fig.locator("[role=radio][aria-checked=true]").inner_text() == "What got better"
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, verdicts):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, verdicts):
     page, _ = watched
     ids = [v["id"] for v in verdicts]
     fig = open_figure(page, site_url, FIG, f"#fig-18.open={ids[3]},{ids[5]}&fig-18.q=why")
@@ -108,8 +124,11 @@ def test_state_lives_in_the_url_and_history(watched, site_url, verdicts):
     page.wait_for_function("() => document.querySelectorAll('#fig-18 .k3-disc-btn[aria-expanded=true]').length === 2")
     fig.get_by_role("button", name="Expand all").click()
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == len(verdicts)
+    assert said(fig) == [["said", "joined", 0], [["said", "open", len(verdicts)]]]
     fig.get_by_role("button", name="Collapse all").click()
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == 0
+    assert said(fig) == [["said", "joined", 0], [["said", "open", 0]]]
+    assert assert_shown_is_shipped(page, site_dir, FIG) == 1
     assert "fig-18.open=-" in page.url
     page.reload()
     fig = open_figure(page, site_url, FIG, "#" + page.url.split("#")[1])

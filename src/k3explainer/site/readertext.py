@@ -59,8 +59,8 @@ def _minus(s: str) -> str:
 
 
 def integer(x: float) -> str:
-    """1234567 → "1,234,567" (rounded to a whole number)."""
-    return _minus(f"{round(x):,}")
+    """1234567 → "1,234,567", rounded to a whole number half up as W.int's Math.round (2.5 → "3")."""
+    return _minus(f"{int(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP)):,}")
 
 
 def fixed(x: float, digits: int = 3) -> str:

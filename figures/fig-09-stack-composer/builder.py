@@ -5,6 +5,11 @@ Two sets of constants are shipped, and the component switches between them with 
 * "k3" (SOURCE, from the facts kimi_k3.kda_gate and kimi_k3.gated_mla): the K3 preset.
 The component toggles layers and sums the per-layer values shipped here; every per-layer value
 is computed by `experiments.stack_decode_memory` for each context length on the slider.
+
+Every text the figure shows is written here (`_texts`). Its totals are sums over a layout the
+reader builds (2^96 of them), too many to ship as texts: a template marks each such number
+`{=name}`, a slot the runtime's fill leaves alone, and the component writes the sum there in the
+page's integer form (readertext.integer in Python, W.int in the browser) after filling the rest.
 """
 
 from typing import Literal, get_args
@@ -13,12 +18,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+from k3explainer.site.readertext import integer
 
 from ..experiments import hybrid_layout
 
 MAX_LAYERS = 96  # the layer-count stepper's range; K3's 93 layers fit
 Preset = Literal["all-MLA", "all-KDA", "3:1", "K3"]  # quote "3:1": YAML 1.1 reads a bare 3:1 as the number 181
 PRESETS = set(get_args(Preset))  # the component knows how to lay out each
+KINDS = {"kda": "KDA", "mla": "MLA"}
+SIZES = {"toy": "toy sizes", "k3": "K3's sizes"}  # how the texts name each constant set
 
 
 class Toy(BaseModel):
@@ -65,6 +73,66 @@ def _constants(N: np.ndarray, *, heads: int, d_h: int, d_c: int, d_r: int, prove
         "mla_per_layer": mla_decode_memory(N, d_c, d_r),  # [len(contexts)] elements, grows with N
         "kda_per_layer": kda,  # elements, the same at every N
         "crossover": np.float64(kda) / np.float64(per_token),  # N where the two per-layer values meet
+    }
+
+
+def signed(d: int) -> str:
+    """A change to the total: "+1,032,192", "−15,360"."""
+    return ("+" if d >= 0 else "−") + integer(abs(d))
+
+
+def _set_texts(c: dict, name: str) -> dict:
+    """The texts of one constant set: its per-layer values at every context, the change a toggle
+    makes to the total (to MLA, to KDA), and its labels."""
+    sizes = SIZES[name]
+    to_mla = [int(m) - c["kda_per_layer"] for m in c["mla_per_layer"]]  # a KDA layer made MLA
+    return {
+        "sizes": sizes,
+        "mla_per_layer": [integer(m) for m in c["mla_per_layer"]],
+        "kda_per_layer": integer(c["kda_per_layer"]),
+        "delta": {"mla": [signed(d) for d in to_mla], "kda": [signed(-d) for d in to_mla]},
+        "y_title": f"elements per layer (log scale), {sizes}",
+        "chart_label": f"Bar chart of decode memory per layer at N = {{n}} tokens with {sizes}: each MLA layer "
+        "{mla} elements, each KDA layer {kda}.",
+    }
+
+
+def _texts(sets: dict, grid: list[int], presets: list[str], k3_layers: int) -> dict:
+    """Every text the figure shows. Slots: {n} a context (n_text), {count}/{m}/{k}/{i} a count or a
+    layer number (numbers), {mla}/{kda} a set's per-layer values, {sizes} a set's name, {delta} a
+    toggle's change; {=mla}, {=kda}, {=total} the sums the component writes (see the docstring)."""
+    toy = sets["toy"]
+    sums = "{m} MLA × {mla} + {k} KDA × {kda} = {=mla} + {=kda} = {=total} elements at N = {n}."
+    return {
+        "n": [integer(n) for n in grid],
+        "numbers": [str(i) for i in range(MAX_LAYERS + 1)],  # counts and layer numbers
+        "kinds": KINDS,
+        "presets": {p: f"K3 ({k3_layers} layers)" if p == "K3" else p for p in presets},
+        "layers": "{count} layers",
+        "slider": "{n} tokens",
+        "stack_label": "Layer stack in macrocycles of four, layer 1 at the bottom left; arrow keys move, "
+        "Enter or Space toggles",
+        "legend": {"kda": "KDA: fixed state", "mla": "MLA: latent per token"},
+        "share_title": "share of the total",
+        # the visible "5 K" begins the spoken name, so the name contains what is seen
+        "layer_name": {
+            k: f"{{i}} {k[0].upper()}: layer {{i}}, {KINDS[k]}, {{value}} elements; press to make it "
+            f"{KINDS['mla' if k == 'kda' else 'kda']}"
+            for k in KINDS
+        },
+        "tip": "layer {i}: {kind}, {value} elements",
+        "split_head": "{m} MLA × {mla} + {k} KDA × {kda} = ",  # then the MLA part + the KDA part
+        "split_tail": " at N = {n} ({sizes})",
+        "toy_sizes": f"Toy sizes: {toy['heads']} head × {toy['d_h']}² = {integer(toy['kda_per_layer'])} elements "
+        f"per KDA layer, {integer(toy['mla_per_token'])} per token per MLA layer; one MLA layer outgrows one KDA "
+        f"layer beyond {integer(toy['crossover'])} tokens.",
+        "said": {
+            "preset": {p: f"Preset {p}, {SIZES['k3' if p == 'K3' else 'toy']}: {sums}" for p in presets},
+            "layers": "{count} layers: " + sums,
+            "context": "Context {n} tokens: " + sums,
+            "other": "{count} layers, {sizes}: " + sums,
+            "toggle": "Layer {i} is now {kind}: total {delta} to {=total} elements at N = {n} ({m} MLA, {k} KDA).",
+        },
     }
 
 
@@ -121,6 +189,8 @@ def build(params: dict, facts) -> dict:
     presets = [str(p) for p in params["presets"]]
     if not set(presets) <= PRESETS:
         raise ValueError(f"unknown preset in {presets}; known: {sorted(PRESETS)}")
+    for name, c in sets.items():
+        c["text"] = _set_texts(c, name)
     return {
         "n_layers": n_layers,
         "presets": presets,
@@ -130,7 +200,8 @@ def build(params: dict, facts) -> dict:
         "n_default": int(params["n_tokens"]),
         "constants": sets,  # the K3 preset uses "k3", the others "toy"
         "k3_layout": k3,  # the "K3" preset; all-MLA, all-KDA and 3:1 keep the current layer count
-        "k3_layout_md": "{{kimi_k3.layer_layout}}",
+        "text": _texts(sets, grid, presets, len(k3)),
+        "k3_note_md": "K3: {{kimi_k3.layer_layout}}",  # under the chart while K3's layout is drawn
         "k3_constants_md": "K3's sizes: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "
         "{{calc.k3_mla_cache_per_token_layer}} per token per MLA layer "
         "(latent + shared key channel); one MLA layer outgrows one KDA layer beyond about "

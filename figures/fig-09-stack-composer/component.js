@@ -5,12 +5,12 @@
  * shipped: "toy" (ILLUSTRATIVE) for the all-MLA, all-KDA and 3:1 presets, "k3" (SOURCE, from the
  * facts) for the K3 preset; the presets switch between them and a line names the set in use.
  * State: layout = one letter per layer ("kkkm…"), n = the context in tokens, c = the sizes,
- * "toy" or "k3"; a link without c (older links) shows K3's sizes only for K3's own layout. */
+ * "toy" or "k3"; a link without c (older links) shows K3's sizes only for K3's own layout.
+ * Every text is the builder's (data.text, and each size set's constants[c].text); the totals are
+ * sums over the layout drawn, which the builder's templates mark {=name} (see withSums). */
 (function () {
   "use strict";
-  var NAMES = { kda: "KDA", mla: "MLA" };
   var CYCLE = 4;  // layers per macrocycle column (3 KDA + 1 MLA in the 3:1 pattern)
-  var SIZES = { toy: "toy sizes", k3: "K3's sizes" };
   function letters(kinds) { return kinds.map(function (k) { return k.charAt(0); }).join(""); }
   function kinds(s) { return s.split("").map(function (c) { return c === "m" ? "mla" : "kda"; }); }
 
@@ -23,9 +23,43 @@
       };
     },
     setup: function (mount, data, ctx) {
-      var W = window.K3W, el = W.el;
+      var W = window.K3W, el = W.el, T = data.text;
       var noteK3 = null, preset = null;
-      var chart = W.f09LayerChart({ names: NAMES, sizes: SIZES, onPick: function (i) { toggle(i, "click"); } });
+
+      /* ---- texts: the builder's templates, their slots paths into the data ---- */
+      function perLayerText(v, kind) {  // one layer's decode memory, of this kind, at this context, with these sizes
+        return kind === "mla" ? ["constants", v.cset, "text", "mla_per_layer", v.nIdx] : ["constants", v.cset, "text", "kda_per_layer"];
+      }
+      function slots(v, names, extra) {  // the slots `names` of view v, and any `extra`
+        var all = {
+          n: ["text", "n", v.nIdx], m: ["text", "numbers", v.count("mla")], k: ["text", "numbers", v.count("kda")],
+          count: ["text", "numbers", v.layout.length], sizes: ["constants", v.cset, "text", "sizes"],
+          mla: perLayerText(v, "mla"), kda: perLayerText(v, "kda"),
+        };
+        var out = Object.assign({}, extra);
+        names.forEach(function (name) { out[name] = all[name]; });
+        return out;
+      }
+      /* A {=name} in a template is a sum over the layout drawn (the MLA part, the KDA part, the total):
+       * written here in the page's integer form, the rest of the template filled by ctx.text. */
+      function withSums(text, v) {
+        var sums = { mla: v.part("mla"), kda: v.part("kda"), total: v.total };
+        return text.replace(/\{=(\w+)\}/g, function (_, name) {
+          if (!(name in sums)) throw new Error(JSON.stringify(text) + ": {=" + name + "}");
+          return W.int(sums[name]);
+        });
+      }
+      var SUMS = ["m", "mla", "k", "kda", "n"];  // the slots of every "… = {=total} elements at N" sentence
+
+      var chart = W.f09LayerChart({
+        onPick: function (i) { toggle(i, "click"); },
+        yTitle: function (v) { return ctx.text(["constants", v.cset, "text", "y_title"]); },
+        label: function (v) { return ctx.text(["constants", v.cset, "text", "chart_label"], slots(v, ["n", "mla", "kda"])); },
+        tip: function (v, i) {
+          var k = v.layout[i];
+          return ctx.text(["text", "tip"], { i: ["text", "numbers", i + 1], kind: ["text", "kinds", k], value: perLayerText(v, k) });
+        },
+      });
 
       /* ---- values: every number is a shipped kernel value or a sum of them ---- */
       function sizesOf(s) { return s.c || (s.layout === letters(data.k3_layout) ? "k3" : "toy"); }
@@ -68,7 +102,7 @@
       /* ---- controls ---- */
       var presetButtons = data.presets.map(function (name) {
         return el("button", { type: "button", class: "k3-btn", "aria-pressed": "false", "data-preset": name,
-          text: name === "K3" ? "K3 (" + data.k3_layout.length + " layers)" : name,
+          text: T.presets[name],
           on: { click: function () { applyPreset(name); } } });
       });
       var presetRow = el("div", { class: "k3-row f09-presets", role: "group", "aria-label": "Presets" },
@@ -76,12 +110,12 @@
       presetButtons.forEach(function (b) { presetRow.appendChild(b); });
       var layersStepper = W.stepper({
         label: "Number of layers", count: data.max_layers, value: data.n_layers - 1,
-        format: function (i) { return (i + 1) + " layers"; },
+        format: function (i) { return ctx.text(["text", "layers"], { count: ["text", "numbers", i + 1] }); },
         onChange: function (i, how) { setCount(i + 1, how); },
       });
       var slider = W.slider({
         label: "Context N", values: data.contexts, index: 0,
-        format: function (v) { return W.int(v) + " tokens"; },
+        format: function (v) { return ctx.text(["text", "slider"], { n: ["text", "n", data.contexts.indexOf(v)] }); },
         onInput: function (i, how) { ctx.set({ n: data.contexts[i] }, how); },
       });
       slider.input.addEventListener("change", function () { ctx.end(); });
@@ -89,7 +123,7 @@
       /* the stack: one button per layer, in columns of four (one tab stop; arrow keys move) */
       var stack = W.f09Stack({ cls: "f09-cycles", columnCls: "f09-cycle", perColumn: CYCLE, onPress: toggle, onHover: chart.mark,
         syms: { mla: "mla-latent", kda: "kda-state" },
-        label: "Layer stack in macrocycles of four, layer 1 at the bottom left; arrow keys move, Enter or Space toggles" });
+        label: T.stack_label });
       var totalText = document.createTextNode("");
       var totalNum = el("output", { class: "f09-total-num k3-num", "data-total": "" }, totalText);
       /* "12 MLA × 1,000 + … = " MLA part " + " KDA part " at N = … (toy sizes)" */
@@ -107,15 +141,15 @@
           el("div", { class: "k3-row f09-knobs" }, layersStepper.node, slider.node)),
         el("div", { class: "f09-grid" },
           el("div", { class: "f09-left" },
-            W.legend([{ text: "KDA: fixed state", swatch: "box", cls: "f09-sw-kda", sym: "kda-state" },
-              { text: "MLA: latent per token", swatch: "box", cls: "f09-sw-mla", sym: "mla-latent" }]),
+            W.legend([{ text: T.legend.kda, swatch: "box", cls: "f09-sw-kda", sym: "kda-state" },
+              { text: T.legend.mla, swatch: "box", cls: "f09-sw-mla", sym: "mla-latent" }]),
             stack.node),
           el("div", { class: "f09-right" },
             chart.plot,
             el("div", { class: "f09-total" },
               el("p", { class: "f09-total-line" }, el("span", { class: "k3-label", text: "Total decode memory" }), " ", totalNum, " elements"),
               /* the total's make-up: each kind's share of it, on a fixed 0–100 % scale */
-              el("p", { class: "f09-bar-title k3-axis-title", "aria-hidden": "true", text: "share of the total" }),
+              ctx.show(el("p", { class: "f09-bar-title k3-axis-title", "aria-hidden": "true" }), ["text", "share_title"]),
               el("div", { class: "f09-bar", "aria-hidden": "true", "data-graphic": "chart" }, barMla, barKda),
               el("div", { class: "f09-ticks", "aria-hidden": "true" },
                 el("span", { text: "0 %" }), el("span", { text: "50 %" }), el("span", { text: "100 %" })),
@@ -127,11 +161,9 @@
        * whose kind or spoken name changed, a number whose text changed. */
       function paintStack(v) {
         stack.size(v.layout.length);
-        var value = { mla: W.int(v.perLayer("mla")), kda: W.int(v.perLayer("kda")) };
+        var value = { mla: perLayerText(v, "mla"), kda: perLayerText(v, "kda") };
         v.layout.forEach(function (k, i) {
-          // the visible "5 K" begins the spoken name, so the name contains what is seen
-          stack.set(i, k, (i + 1) + " " + (k === "mla" ? "M" : "K") + ": layer " + (i + 1) + ", " + NAMES[k] + ", " +
-            value[k] + " elements; press to make it " + (k === "mla" ? "KDA" : "MLA"));
+          stack.set(i, k, ctx.text(["text", "layer_name", k], { i: ["text", "numbers", i + 1], value: value[k] }));
         });
       }
       function text(node, s) {  // a text node's data: no nodes replaced (nothing for the page's observers)
@@ -150,11 +182,10 @@
         var wm = (100 * v.part("mla") / scale) + "%", wk = (100 * v.part("kda") / scale) + "%";
         if (shown.wm !== wm) { shown.wm = wm; barMla.style.width = wm; }
         if (shown.wk !== wk) { shown.wk = wk; barKda.style.width = wk; }
-        text(splitHead, v.count("mla") + " MLA × " + W.int(v.perLayer("mla")) + " + " + v.count("kda") + " KDA × " +
-          W.int(v.perLayer("kda")) + " = ");
+        text(splitHead, ctx.text(["text", "split_head"], slots(v, ["m", "mla", "k", "kda"])));
         text(partMla.text, W.int(v.part("mla")));
         text(partKda.text, W.int(v.part("kda")));
-        text(splitTail, " at N = " + W.int(v.N) + " (" + SIZES[v.cset] + ")");
+        text(splitTail, ctx.text(["text", "split_tail"], slots(v, ["n", "sizes"])));
         var drawn = letters(v.layout);
         presetButtons.forEach(function (b) {
           var name = b.dataset.preset, on = v.cset === presetSizes(name) && drawn === letters(presetLayout(name, v.layout.length));
@@ -162,7 +193,7 @@
         });
         paintSizes(v);
         var k3 = drawn === letters(data.k3_layout);
-        if (k3 !== noteK3) { noteK3 = k3; if (k3) W.html(note, "K3: " + data.k3_layout_html); else note.textContent = ""; }
+        if (k3 !== noteK3) { noteK3 = k3; if (k3) W.html(note, data.k3_note_html); else note.textContent = ""; }
         if (shown.count !== v.layout.length) { shown.count = v.layout.length; layersStepper.set(v.layout.length - 1); }
         if (shown.nIdx !== v.nIdx) { shown.nIdx = v.nIdx; slider.set(v.nIdx); }
       }
@@ -170,12 +201,9 @@
         if (sizes.dataset.sizes === v.cset) return;
         sizes.dataset.sizes = v.cset;
         if (v.cset === "k3") { W.html(sizes, data.k3_constants_html); return; }  // facts with their SOURCE badges
-        var c = v.C;
         sizes.textContent = "";
-        sizes.append(el("span", { class: "badge badge-illustrative", text: "Illustrative" }),
-          " Toy sizes: " + c.heads + " head × " + c.d_h + "² = " + W.int(c.kda_per_layer) + " elements per KDA layer, " +
-          W.int(c.mla_per_token) + " per token per MLA layer; one MLA layer outgrows one KDA layer beyond " +
-          W.int(c.crossover) + " tokens.");
+        sizes.append(el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " ",
+          ctx.show(el("span"), ["text", "toy_sizes"]));
       }
 
       function paint(v) {
@@ -183,26 +211,23 @@
         paintTotals(v);
         chart.draw(v);
       }
-      function say(what, v) {
-        return what + ": " + v.count("mla") + " MLA × " + W.int(v.perLayer("mla")) + " + " + v.count("kda") + " KDA × " +
-          W.int(v.perLayer("kda")) + " = " + W.int(v.part("mla")) + " + " + W.int(v.part("kda")) + " = " + W.int(v.total) +
-          " elements at N = " + W.int(v.N) + ".";
-      }
+      function say(path, v, names) { return withSums(ctx.text(["text", "said"].concat(path), slots(v, names)), v); }
 
       return {
         render: function (s) { paint(read(s)); },
         describe: function (prev, s) {
           var v = read(s), was = read(prev);
-          if (preset) return say("Preset " + preset + ", " + SIZES[v.cset], v);
-          if (s.layout.length !== prev.layout.length) return say(v.layout.length + " layers", v);
+          if (preset) return say(["preset", preset], v, SUMS);
+          if (s.layout.length !== prev.layout.length) return say(["layers"], v, SUMS.concat(["count"]));
           var changed = v.layout.map(function (k, i) { return k !== was.layout[i] ? i : -1; }).filter(function (i) { return i >= 0; });
           if (changed.length === 1 && v.cset === was.cset) {
-            var i = changed[0], d = v.total - was.total;
-            return "Layer " + (i + 1) + " is now " + NAMES[v.layout[i]] + ": total " + (d >= 0 ? "+" : "−") + W.int(Math.abs(d)) +
-              " to " + W.int(v.total) + " elements at N = " + W.int(v.N) + " (" + v.count("mla") + " MLA, " + v.count("kda") + " KDA).";
+            var i = changed[0], kind = v.layout[i];
+            return withSums(ctx.text(["text", "said", "toggle"], slots(v, ["n", "m", "k"], {
+              i: ["text", "numbers", i + 1], kind: ["text", "kinds", kind], delta: ["constants", v.cset, "text", "delta", kind, v.nIdx],
+            })), v);
           }
-          if (s.n !== prev.n) return say("Context " + W.int(v.N) + " tokens", v);
-          return say(v.layout.length + " layers, " + SIZES[v.cset], v);
+          if (s.n !== prev.n) return say(["context"], v, SUMS);
+          return say(["other"], v, SUMS.concat(["count", "sizes"]));
         },
       };
     },

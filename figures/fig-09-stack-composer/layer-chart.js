@@ -8,9 +8,10 @@
  * writes only the bars whose kind or height changed; the plot area is a layout boundary
  * (contain: size layout, in the sheet), so a bar's height transition re-lays out the bars alone.
  *
- * K3W.f09LayerChart({names, sizes, onPick(i)}) → {plot, draw(v), mark(i)}
+ * K3W.f09LayerChart({onPick(i), yTitle(v), label(v), tip(v, i)}) → {plot, draw(v), mark(i)}
  *   v: the figure's view (layout, perLayer(kind), N, cset, C); mark(i) outlines bar i and shows
- *   its value (-1: none); onPick(i): a bar was clicked.
+ *   its value (-1: none); onPick(i): a bar was clicked. The figure gives the texts (its data's):
+ *   yTitle(v) the axis title, label(v) the chart's spoken name, tip(v, i) bar i's value.
  * Each bar carries its value (data-value); the scale's ends in log10 are on the plot (data-lo,
  * data-hi), so tests read what is drawn.
  */
@@ -18,7 +19,6 @@
   "use strict";
   var W = window.K3W, el = W.el;
   W.f09LayerChart = function (opts) {
-    var names = opts.names, sizes = opts.sizes;
     var yTitle = el("p", { class: "f09-ytitle k3-axis-title" });
     var grid = el("div", { class: "f09-gridlines", "aria-hidden": "true" });
     var bars = el("div", { class: "f09-bars" });
@@ -47,7 +47,7 @@
       var s = scale(v.C);
       plot.dataset.lo = s.lo;
       plot.dataset.hi = s.hi;
-      yTitle.textContent = "elements per layer (log scale), " + sizes[v.cset];
+      yTitle.textContent = opts.yTitle(v);
       grid.textContent = "";
       for (var d = Math.ceil(s.lo); d <= s.hi; d++) {
         grid.appendChild(el("span", { class: "f09-gridline", style: "bottom: " + pct(Math.pow(10, d), s) + "%" },
@@ -87,8 +87,7 @@
     function paintTip() {
       var v = shown, i = marked;
       if (!v || i < 0 || i >= v.layout.length) { if (!tip.hidden) tip.hidden = true; return; }
-      var k = v.layout[i];
-      tip.textContent = "layer " + (i + 1) + ": " + names[k] + ", " + W.int(v.perLayer(k)) + " elements";
+      tip.textContent = opts.tip(v, i);
       tip.hidden = false;
       tip.classList.toggle("is-left", (i + 0.5) / v.layout.length > 0.5);  // keep it inside the plot
       tip.style.left = (100 * (i + 0.5) / v.layout.length) + "%";
@@ -108,9 +107,7 @@
       plot: plot,
       draw: function (v) {
         shown = v;
-        plot.setAttribute("aria-label", "Bar chart of decode memory per layer at N = " + W.int(v.N) +
-          " tokens with " + sizes[v.cset] + ": each MLA layer " + W.int(v.perLayer("mla")) + " elements, each KDA layer " +
-          W.int(v.perLayer("kda")) + ".");
+        plot.setAttribute("aria-label", opts.label(v));
         paintScale(v);
         paintTicks(v.layout.length);
         paintBars(v);

@@ -1,5 +1,6 @@
-"""FIG 09's data against the kernels and the facts, and every sentence that says what FIG 09 shows
-(in §09, in the figure's caption and in its text alternative) against that data.
+"""FIG 09's data against the kernels and the facts, every sentence that says what FIG 09 shows
+(in §09, in the figure's caption and in its text alternative) against that data, and every text
+the figure itself shows, for both size sets, every context and stacks of several make-ups.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
@@ -7,11 +8,13 @@ The sentences are quoted verbatim: rewording one fails its test, so whoever rewo
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from k3explainer.kernels import kda_decode_memory, mla_decode_memory
+from k3explainer.site.readertext import fill, integer
 from k3project.experiments import hybrid_layout, stack_decode_memory
 from tests.site import article
 from tests.site.article import flat
@@ -278,3 +281,127 @@ def test_k3_sizes_line_in_the_figure(data):
     for key in ("calc.k3_kda_state_per_layer", "calc.k3_mla_cache_per_token_layer", "calc.k3_layer_crossover"):
         assert "{{" + key + "}}" in md
     assert "one MLA layer outgrows one KDA layer beyond about {{calc.k3_layer_crossover}} tokens" in md
+
+
+# ---- every text the figure shows, in every state, against the data ------------------------------
+
+SUM = re.compile(r"\{=(\w+)\}")
+# (MLA layers, KDA layers) the sentences are read at: none of one kind, the 3:1 stack, K3's, the stepper's ends
+COUNTS = [(0, 12), (12, 0), (3, 9), (24, 69), (1, 0), (0, 1), (96, 0), (48, 48)]
+
+
+def with_sums(text: str, mla: int, kda: int) -> str:
+    """A filled template with its {=name} sums written as the component writes them (W.int, the
+    page's integer form): the MLA part, the KDA part and the total of the layout drawn."""
+    sums = {"mla": mla, "kda": kda, "total": mla + kda}
+    return SUM.sub(lambda m: integer(sums[m[1]]), text)
+
+
+def narration(data, path: list, slots: dict, mla: int, kda: int) -> str:
+    """What the figure says after an action: the template at text.said.<path>, filled and summed."""
+    return with_sums(fill(data, ["text", "said", *path], slots), mla, kda)
+
+
+def templates(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict | list):
+        for item in node.values() if isinstance(node, dict) else node:
+            yield from templates(item)
+
+
+def test_the_shipped_per_layer_values_sum_to_the_kernels_totals(data):
+    """What the component adds up (the per-layer value of each layer drawn) is stack_decode_memory's
+    total, for every preset's layout, for the toy and K3 sizes, at every context; the presets' and
+    the stepper's layouts are hybrid_layout's."""
+    n = data["n_layers"]
+    # the layouts the presets and the layer stepper draw (the browser test reads them from the data)
+    assert data["pattern"] == hybrid_layout(len(data["pattern"]), final_full=False)
+    assert data["k3_layout"] == hybrid_layout(len(data["k3_layout"]), final_full=True)
+    layouts = [["mla"] * n, ["kda"] * n, toy_3to1(data), data["k3_layout"], ["mla", "kda"] * 48]
+    for sizes, c in data["constants"].items():
+        for N in data["contexts"]:
+            for layout in layouts:
+                assert sum(parts(data, sizes, layout, N)) == sum(kernel_parts(c, layout, N)), (sizes, N, len(layout))
+
+
+def test_every_shown_number_is_the_value_it_stands_for(data):
+    t = data["text"]
+    assert t["n"] == [f"{n:,}" for n in data["contexts"]] and t["numbers"] == [str(i) for i in range(97)]
+    for c in data["constants"].values():
+        shown = c["text"]
+        assert shown["mla_per_layer"] == [f"{v:,}" for v in c["mla_per_layer"]]
+        assert shown["kda_per_layer"] == f"{c['kda_per_layer']:,}"
+        for i, mla in enumerate(c["mla_per_layer"]):  # a toggle's change to the total, with its sign
+            d = mla - c["kda_per_layer"]
+            assert shown["delta"]["mla"][i] == ("+" if d >= 0 else "−") + f"{abs(d):,}"
+            assert shown["delta"]["kda"][i] == ("+" if -d >= 0 else "−") + f"{abs(d):,}"
+    toy = data["constants"]["toy"]
+    assert t["toy_sizes"] == (
+        f"Toy sizes: {toy['heads']} head × {toy['d_h']}² = {toy['kda_per_layer']:,} elements per KDA layer, "
+        f"{toy['mla_per_token']:,} per token per MLA layer; one MLA layer outgrows one KDA layer beyond "
+        f"{round(toy['crossover']):,} tokens."
+    )
+    assert t["presets"]["K3"] == f"K3 ({len(data['k3_layout'])} layers)"
+    # the only numbers the component writes are the three sums
+    assert {m for text in templates(data) for m in SUM.findall(text)} == {"mla", "kda", "total"}
+
+
+def test_every_sentence_in_every_state_reads_the_data(data):
+    """For both size sets at every context, and stacks of several make-ups: the split line, the
+    chart's label and title, every layer's spoken name, the tip and every narration (preset, layer
+    count, context, a toggle) give the per-layer values, the counts, the parts and the total
+    (the parts and the total as the component sums them), with the sizes named."""
+    names = {"toy": "toy sizes", "k3": "K3's sizes"}
+    for sizes, c in data["constants"].items():
+        text = c["text"]
+        assert text["sizes"] == names[sizes] and text["y_title"] == f"elements per layer (log scale), {names[sizes]}"
+        for i, N in enumerate(data["contexts"]):
+            a, b = c["mla_per_layer"][i], c["kda_per_layer"]
+            n = {"n": ["text", "n", i]}
+            per = {
+                "mla": ["constants", sizes, "text", "mla_per_layer", i],
+                "kda": ["constants", sizes, "text", "kda_per_layer"],
+            }
+            assert fill(data, ["constants", sizes, "text", "chart_label"], {**n, **per}) == (
+                f"Bar chart of decode memory per layer at N = {N:,} tokens with {names[sizes]}: each MLA layer "
+                f"{a:,} elements, each KDA layer {b:,}."
+            )
+            for kind, value in (("mla", a), ("kda", b)):
+                other = "KDA" if kind == "mla" else "MLA"
+                for layer in (1, 5, 96):
+                    at_layer = {"i": ["text", "numbers", layer], "value": per[kind]}
+                    assert fill(data, ["text", "layer_name", kind], at_layer) == (
+                        f"{layer} {kind[0].upper()}: layer {layer}, {kind.upper()}, {value:,} elements; press to make it {other}"
+                    )
+                    tip = fill(data, ["text", "tip"], {**at_layer, "kind": ["text", "kinds", kind]})
+                    assert tip == f"layer {layer}: {kind.upper()}, {value:,} elements"
+            for m, k in COUNTS:
+                counts = {"m": ["text", "numbers", m], "k": ["text", "numbers", k]}
+                sums = f"{m} MLA × {a:,} + {k} KDA × {b:,} = {m * a:,} + {k * b:,} = {m * a + k * b:,} elements at N = {N:,}."
+                slots = {**n, **counts, **per}
+                count = {"count": ["text", "numbers", m + k]}
+                summed = (m * a, k * b)  # the MLA and the KDA part, as the component adds them up
+                assert narration(data, ["layers"], {**slots, **count}, *summed) == f"{m + k} layers: {sums}"
+                assert narration(data, ["context"], slots, *summed) == f"Context {N:,} tokens: {sums}"
+                named = {**slots, **count, "sizes": ["constants", sizes, "text", "sizes"]}
+                assert narration(data, ["other"], named, *summed) == f"{m + k} layers, {names[sizes]}: {sums}"
+                for preset in data["presets"]:
+                    want = "K3's sizes" if preset == "K3" else "toy sizes"
+                    assert narration(data, ["preset", preset], slots, *summed) == f"Preset {preset}, {want}: {sums}"
+                head = fill(data, ["text", "split_head"], {**counts, **per})
+                tail = fill(data, ["text", "split_tail"], {**n, "sizes": ["constants", sizes, "text", "sizes"]})
+                assert (
+                    f"{head}{m * a:,} + {k * b:,}{tail}"
+                    == f"{sums.split(' = ', 1)[0]} = {m * a:,} + {k * b:,} at N = {N:,} ({names[sizes]})"
+                )
+                if m:  # layer 1 was made MLA: the total is now this stack's
+                    toggle = {**n, **counts, "i": ["text", "numbers", 1], "kind": ["text", "kinds", "mla"]}
+                    toggle["delta"] = ["constants", sizes, "text", "delta", "mla", i]
+                    d = a - b
+                    assert narration(data, ["toggle"], toggle, *summed) == (
+                        f"Layer 1 is now MLA: total {'+' if d >= 0 else '−'}{abs(d):,} to {m * a + k * b:,} elements "
+                        f"at N = {N:,} ({m} MLA, {k} KDA)."
+                    )
+    assert fill(data, ["text", "layers"], {"count": ["text", "numbers", 12]}) == "12 layers"
+    assert fill(data, ["text", "slider"], {"n": ["text", "n", 0]}) == f"{data['contexts'][0]:,} tokens"

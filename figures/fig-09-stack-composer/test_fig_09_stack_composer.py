@@ -1,11 +1,19 @@
-"""FIG 09 · layer stack composer: toggles, presets, sizes, layer count and context, checked against `costs`."""
+"""FIG 09 · layer stack composer in the browser: toggles, presets, sizes, layer count and context,
+checked against what was shipped (the per-layer values, summed over the layout drawn, and the
+texts). The shipped values against the kernels, and every sentence against the numbers, are
+checked in test_fig_09_data.py."""
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import kda_decode_memory, mla_decode_memory
-from k3project.experiments import hybrid_layout, stack_decode_memory
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from k3explainer.site.readertext import fill
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-09"
@@ -20,12 +28,19 @@ def sizes_of(data, name):
     return data["constants"][name]
 
 
-def kernel_per_layer(c, layout, N):
-    return stack_decode_memory(layout, N, kda_heads=c["heads"], d_h=c["d_h"], d_c=c["d_c"], d_r=c["d_r"])
+def shipped_per_layer(c, contexts, layout, N):
+    """Each layer's shipped decode memory for `layout` at context N with the sizes c."""
+    i = contexts.index(N)
+    return np.array([c["mla_per_layer"][i] if k == "mla" else c["kda_per_layer"] for k in layout])
 
 
-def kernel_total(c, layout, N):
-    return int(kernel_per_layer(c, layout, N).sum())
+def shipped_total(c, contexts, layout, N):
+    return int(shipped_per_layer(c, contexts, layout, N).sum())
+
+
+def pattern(data, n):
+    """The first n layers of the shipped 3:1 pattern (new layers follow it)."""
+    return data["pattern"][:n]
 
 
 def shown_layout(fig):
@@ -67,18 +82,18 @@ def bar_top(page, i):
     return page.eval_on_selector_all(f"#{FIG} .f09-barv", f"bs => bs.at({i}).getBoundingClientRect().top")
 
 
-def assert_consistent(page, fig, data):
-    """Total, its MLA and KDA parts, split, bars and y-axis all equal the kernel's for what the figure shows."""
-    layout, N, c = shown_layout(fig), shown_context(fig), sizes_of(data, shown_sizes(fig))
-    per_layer = kernel_per_layer(c, layout, N)
+def assert_consistent(page, fig, data, site_dir):
+    """Total, its MLA and KDA parts, split, bars and y-axis all equal the sums of the shipped
+    per-layer values for what the figure shows, and its texts are the shipped ones."""
+    sizes = shown_sizes(fig)
+    layout, N, c = shown_layout(fig), shown_context(fig), sizes_of(data, sizes)
+    per_layer = shipped_per_layer(c, data["contexts"], layout, N)
     assert shown_total(fig) == int(per_layer.sum())
     mla_part = int(per_layer[[k == "mla" for k in layout]].sum())
     assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (mla_part, int(per_layer.sum()) - mla_part)
     assert bar_values(page) == per_layer.tolist()
     # one log axis per size set, spanning every context length's per-layer value: fixed while N moves
-    every = [int(mla_decode_memory(n, c["d_c"], c["d_r"])) for n in data["contexts"]] + [
-        int(kda_decode_memory(c["heads"], c["d_h"]))
-    ]
+    every = [*c["mla_per_layer"], c["kda_per_layer"]]
     k_lo, k_hi = np.log10(min(every)), np.log10(max(every))
     lo, hi = y_range(page)
     assert [lo, hi] == pytest.approx([np.floor(k_lo) - 0.05, k_hi + 0.15])
@@ -95,17 +110,30 @@ def assert_consistent(page, fig, data):
     assert widths == pytest.approx([100 * mla_part / total, 100 * (total - mla_part) / total], abs=1e-3)
     assert fig.locator(".f09-ticks").inner_text().split() == ["0", "%", "50", "%", "100", "%"]
     split = fig.locator(".f09-split").inner_text()
-    assert f"{layout.count('mla')} MLA × {int(mla_decode_memory(N, c['d_c'], c['d_r'])):,}" in split
-    assert f"{layout.count('kda')} KDA × {int(kda_decode_memory(c['heads'], c['d_h'])):,}" in split
+    i = data["contexts"].index(N)
+    assert f"{layout.count('mla')} MLA × {c['mla_per_layer'][i]:,}" in split
+    assert f"{layout.count('kda')} KDA × {c['kda_per_layer']:,}" in split
+    # the split line and the chart's label and title: the shipped templates, filled for this state
+    per = {
+        "mla": ["constants", sizes, "text", "mla_per_layer", i],
+        "kda": ["constants", sizes, "text", "kda_per_layer"],
+    }
+    counts = {"m": ["text", "numbers", layout.count("mla")], "k": ["text", "numbers", layout.count("kda")]}
+    tail = fill(data, ["text", "split_tail"], {"n": ["text", "n", i], "sizes": ["constants", sizes, "text", "sizes"]})
+    assert split == f"{fill(data, ['text', 'split_head'], {**counts, **per})}{mla_part:,} + {total - mla_part:,}{tail}"
+    label = fill(data, ["constants", sizes, "text", "chart_label"], {"n": ["text", "n", i], **per})
+    assert fig.locator(".f09-plot").get_attribute("aria-label") == label
+    assert y_title(fig) == c["text"]["y_title"]
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 1  # the share bar's title (and the toy sizes line)
 
 
-def test_starts_in_the_3_to_1_pattern_with_toy_sizes_and_kernel_numbers(watched, site_url, data):
+def test_starts_in_the_3_to_1_pattern_with_toy_sizes_and_shipped_numbers(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert shown_layout(fig) == hybrid_layout(data["n_layers"], final_full=False)
+    assert shown_layout(fig) == pattern(data, data["n_layers"])
     assert shown_context(fig) == data["n_default"] == 8192
     assert shown_sizes(fig) == "toy"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     assert fig.locator("[data-preset='3:1']").get_attribute("aria-pressed") == "true"
     toy = sizes_of(data, "toy")
     line = fig.locator(".f09-sizes")
@@ -122,7 +150,7 @@ def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, 
     fig.locator("[data-preset='K3']").click()
     k3, layout, N = sizes_of(data, "k3"), data["k3_layout"], shown_context(fig)
     assert shown_sizes(fig) == "k3" and N == 8192 and shown_layout(fig) == layout
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     # whole-model totals at 8,192 tokens: 24 × 576 × 8,192 MLA against 69 × 96 × 128² KDA, nearly equal
     assert (shown_part(fig, "mla"), shown_part(fig, "kda")) == (24 * 576 * 8192, 69 * 96 * 128**2)
     assert abs(shown_part(fig, "mla") - shown_part(fig, "kda")) <= 0.05 * shown_part(fig, "mla")
@@ -145,24 +173,38 @@ def test_k3_preset_shows_k3_sizes_crossover_and_totals(watched, site_url, data, 
     page.keyboard.press("ArrowRight")
     assert shown_context(fig) == 4096
     assert bar_values(page)[3] > bar_values(page)[0]
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     # back to a toy preset: toy sizes again, with the current layer count
     fig.locator("[data-preset='3:1']").click()
-    assert shown_sizes(fig) == "toy" and shown_layout(fig) == hybrid_layout(len(layout), final_full=False)
+    assert shown_sizes(fig) == "toy" and shown_layout(fig) == pattern(data, len(layout))
     assert fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
 
 
-def test_toggling_a_layer_changes_the_total_by_its_kernel_value(watched, site_url, data):
+def test_toggling_a_layer_changes_the_total_by_its_shipped_value(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     N, toy = shown_context(fig), sizes_of(data, "toy")
-    step = int(mla_decode_memory(N, toy["d_c"]) - kda_decode_memory(toy["heads"], toy["d_h"]))
+    step = toy["mla_per_layer"][data["contexts"].index(N)] - toy["kda_per_layer"]
     before = shown_total(fig)
     fig.locator(".f09-layer[data-layer='1']").click()  # KDA → MLA by mouse
     assert shown_layout(fig)[0] == "mla"
     assert shown_total(fig) == before + step
-    assert f"{before + step:,}" in fig.locator(".fig-live").inner_text()
+    # the narration: the shipped template, filled for this state, with the total the figure summed
+    i, layout = data["contexts"].index(N), shown_layout(fig)
+    said = fill(
+        data,
+        ["text", "said", "toggle"],
+        {
+            "i": ["text", "numbers", 1],
+            "kind": ["text", "kinds", "mla"],
+            "delta": ["constants", "toy", "text", "delta", "mla", i],
+            "n": ["text", "n", i],
+            "m": ["text", "numbers", layout.count("mla")],
+            "k": ["text", "numbers", layout.count("kda")],
+        },
+    )
+    assert fig.locator(".fig-live").inner_text() == said.replace("{=total}", f"{before + step:,}")
     # keyboard: ↑ moves to layer 2, Enter toggles it, Space toggles it back
     page.keyboard.press("ArrowUp")
     assert page.evaluate("() => document.activeElement.dataset.layer") == "2"
@@ -173,11 +215,11 @@ def test_toggling_a_layer_changes_the_total_by_its_kernel_value(watched, site_ur
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     assert shown_total(fig) == before
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     assert fig.locator("[data-preset='3:1']").get_attribute("aria-pressed") == "true"
 
 
-def test_toggling_under_k3_sizes_keeps_them(watched, site_url, data):
+def test_toggling_under_k3_sizes_keeps_them(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     fig.locator("[data-preset='K3']").click()
@@ -185,64 +227,62 @@ def test_toggling_under_k3_sizes_keeps_them(watched, site_url, data):
     before = shown_total(fig)
     fig.locator(".f09-layer[data-layer='5']").click()  # a KDA layer becomes MLA
     assert shown_sizes(fig) == "k3"
-    assert shown_total(fig) == before + int(
-        mla_decode_memory(N, k3["d_c"], k3["d_r"]) - kda_decode_memory(k3["heads"], k3["d_h"])
-    )
+    assert shown_total(fig) == before + k3["mla_per_layer"][data["contexts"].index(N)] - k3["kda_per_layer"]
     assert fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
 
 
-def test_presets_give_the_kernel_totals(watched, site_url, data):
+def test_presets_give_the_shipped_totals(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     N, n = shown_context(fig), data["n_layers"]
     expected = {
         "all-MLA": (["mla"] * n, "toy"),
         "all-KDA": (["kda"] * n, "toy"),
-        "3:1": (hybrid_layout(n, final_full=False), "toy"),
-        "K3": (hybrid_layout(93, final_full=True), "k3"),
+        "3:1": (pattern(data, n), "toy"),
+        "K3": (data["k3_layout"], "k3"),  # hybrid_layout(93, final_full=True): test_fig_09_data.py
     }
     for name, (layout, sizes) in expected.items():
         fig.locator(f"[data-preset='{name}']").click()
         assert shown_layout(fig) == layout and shown_sizes(fig) == sizes
-        total = kernel_total(sizes_of(data, sizes), layout, N)
+        total = shipped_total(sizes_of(data, sizes), data["contexts"], layout, N)
         assert shown_total(fig) == total
         assert fig.locator(f"[data-preset='{name}']").get_attribute("aria-pressed") == "true"
         assert f"{total:,}" in fig.locator(".fig-live").inner_text()
-        assert_consistent(page, fig, data)
+        assert_consistent(page, fig, data, site_dir)
     assert (shown_layout(fig).count("kda"), shown_layout(fig).count("mla")) == (69, 24)
 
 
-def test_context_slider_and_layer_count(watched, site_url, data):
+def test_context_slider_and_layer_count(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     slider = fig.locator(".k3-slider input")
     slider.focus()
     page.keyboard.press("ArrowRight")
     assert shown_context(fig) == 16384
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     page.keyboard.press("Home")
     assert shown_context(fig) == data["contexts"][0]
-    assert_consistent(page, fig, data)  # at N = 16 a toy KDA state outweighs a toy MLA cache
+    assert_consistent(page, fig, data, site_dir)  # at N = 16 a toy KDA state outweighs a toy MLA cache
     toy = sizes_of(data, "toy")
-    assert mla_decode_memory(16, toy["d_c"]) < kda_decode_memory(toy["heads"], toy["d_h"])
+    assert toy["mla_per_layer"][0] < toy["kda_per_layer"] and data["contexts"][0] == 16
     assert bar_values(page)[3] < bar_values(page)[0]
     fig.locator(".k3-stepper [aria-label='Next step']").click()  # 13 layers: the new one follows 3:1
-    assert shown_layout(fig) == hybrid_layout(13, final_full=False)
+    assert shown_layout(fig) == pattern(data, 13)
     fig.locator(".k3-stepper").focus()
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert len(shown_layout(fig)) == 11
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     assert "11 layers" in fig.locator(".fig-live").inner_text()
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, data):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-09.layout=mmmk&fig-09.n=1024")
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"] and shown_context(fig) == 1024
     assert shown_sizes(fig) == "toy"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     fig.locator(".f09-layer[data-layer='4']").click()
     assert "fig-09.layout=mmmm" in page.url and "fig-09.c=toy" in page.url
     page.go_back()
@@ -250,27 +290,27 @@ def test_state_lives_in_the_url_and_history(watched, site_url, data):
         f"() => document.querySelector('#{FIG} .f09-layer[data-layer=\"4\"]').dataset.kind === 'kda'"
     )
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"]
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     fig.locator("[data-preset='K3']").click()
     assert "fig-09.c=k3" in page.url
     page.go_back()
     page.wait_for_function(f"() => document.querySelector('#{FIG} .f09-sizes').dataset.sizes === 'toy'")
     assert shown_layout(fig) == ["mla", "mla", "mla", "kda"]
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
 
 
-def test_links_restore_the_sizes(watched, site_url, data):
+def test_links_restore_the_sizes(watched, site_url, site_dir, data):
     page, _ = watched
     k3 = "".join(k[0] for k in data["k3_layout"])
     fig = open_figure(page, site_url, FIG, f"#fig-09.layout={k3}&fig-09.n=4096")  # a link from before sizes existed
     assert shown_sizes(fig) == "k3" and fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "true"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     fig = open_figure(page, site_url, FIG, f"#fig-09.layout={k3}&fig-09.n=4096&fig-09.c=toy")
     assert shown_sizes(fig) == "toy" and fig.locator("[data-preset='K3']").get_attribute("aria-pressed") == "false"
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     fig = open_figure(page, site_url, FIG, "#fig-09.layout=kkkm&fig-09.c=k3")
     assert shown_sizes(fig) == "k3" and shown_layout(fig) == ["kda", "kda", "kda", "mla"]
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
 
 
 def test_equation_symbols_and_layers_link_both_ways(watched, site_url, data):
@@ -344,12 +384,12 @@ def test_y_scale_stays_fixed_while_n_is_dragged(watched, site_url, data):
 
 
 def test_bars_show_their_value_on_hover_and_toggle_on_click(watched, site_url, data):
-    """A bar, or its layer in the stack, outlines the bar and names its kernel value; clicking a
+    """A bar, or its layer in the stack, outlines the bar and names its shipped value; clicking a
     bar toggles its layer, as clicking the layer does."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     layout, N, c = shown_layout(fig), shown_context(fig), sizes_of(data, shown_sizes(fig))
-    per_layer = kernel_per_layer(c, layout, N)
+    per_layer = shipped_per_layer(c, data["contexts"], layout, N)
     tip = fig.locator(".f09-tip")
     assert tip.is_hidden()
     for how in ("bar", "layer"):
@@ -363,7 +403,7 @@ def test_bars_show_their_value_on_hover_and_toggle_on_click(watched, site_url, d
     before = shown_total(fig)
     fig.locator(".f09-col").nth(0).click()
     assert shown_layout(fig)[0] != layout[0]
-    toggled = kernel_per_layer(c, shown_layout(fig), N)
+    toggled = shipped_per_layer(c, data["contexts"], shown_layout(fig), N)
     assert shown_total(fig) == int(toggled.sum()) != before
     assert bar_values(page)[0] == toggled[0]
 
@@ -390,7 +430,7 @@ def test_bars_show_their_value_on_screen(watched, site_url, data):
     assert drawn() == pytest.approx(expected(), abs=0.01)
 
 
-def test_an_input_rewrites_only_what_it_changed(watched, site_url, data):
+def test_an_input_rewrites_only_what_it_changed(watched, site_url, site_dir, data):
     """Issue 16 (paint within a frame or two): toggling one layer rewrites that layer's button and
     bar only; a new context rewrites the MLA bars and names only; a layer-count step adds or removes
     the last layer's button and bar and leaves the others in place. The spoken name of each layer
@@ -433,12 +473,12 @@ def test_an_input_rewrites_only_what_it_changed(watched, site_url, data):
         [nodes, f"#{FIG} .f09-layer, #{FIG} .f09-barv"],
     )
     assert kept and len(shown_layout(fig)) == len(layout) - 1
-    assert_consistent(page, fig, data)
+    assert_consistent(page, fig, data, site_dir)
     names = fig.locator(".f09-layer").evaluate_all(
         "bs => bs.map(b => [b.textContent.replace(/\\s+/g, ' ').trim(), b.getAttribute('aria-label')])"
     )
     N, c = shown_context(fig), sizes_of(data, "k3")
-    per_layer = kernel_per_layer(c, shown_layout(fig), N)
+    per_layer = shipped_per_layer(c, data["contexts"], shown_layout(fig), N)
     for i, (shown, name) in enumerate(names):
         kind = shown_layout(fig)[i]
         assert shown == f"{i + 1} {kind[0].upper()}"

@@ -2,6 +2,8 @@
 a check that the absorbed form (attention over the latents) gives the same output as attention on
 rebuilt keys and values, and what MLA gives up: the rank of all heads' keys together is at most d_c."""
 
+import re
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,6 +18,10 @@ from k3explainer.kernels import (
     mla_reconstruct,
     mqa_cache_per_token,
 )
+from k3explainer.site.readertext import fixed, integer, sci
+
+# The three orders of one computation, as the output table names them.
+FORMS = [("recon", "rebuilt K, V"), ("naive", "MLA, naive"), ("absorbed", "absorbed")]
 
 
 class Demo(BaseModel):
@@ -120,6 +126,136 @@ def _demo(p: dict) -> dict:
     }
 
 
+def nb(s: str) -> str:
+    """No line break inside "(k + v)", "[k1 k2]" or "d = 4,096": their spaces become no-break spaces."""
+    return re.sub(r"[(\[][^()\[\]]{1,20}[)\]]|\S+ [=≤] \S+", lambda m: m[0].replace(" ", "\u00a0"), s)
+
+
+def ratio(row: dict) -> str:
+    """A cache against multi-head attention's: "1×", "1/16"."""
+    return "1×" if row["vs_mha"] == 1 else f"1/{fixed(row['vs_mha'], 0)}"
+
+
+def number(text: str, **attrs: str) -> dict:
+    """A number in a line of pieces (see _texts), with the data attributes tests find it by."""
+    return {"text": text, "number": attrs}
+
+
+def _texts(cache: list[dict], ticks: list[int], d_model: int, B: int, demo: dict) -> dict:
+    """Every text the figure shows. Per state where it depends on one: lists indexed by whether the
+    bars are compressed (0: expanded, 1: compressed), by the maths panel being open (0, 1) or by
+    the query token. A line whose numbers tests find by attribute is a list of pieces, each a text,
+    a number's also its data attributes; the component places them in order."""
+    mha, mla = cache[0], cache[-1]
+    T, H, d, d_c = demo["T"], demo["H"], demo["d"], demo["d_c"]
+    sub, toy = demo["subspace"], demo["cache_demo"]
+    k_names = [f"k{h + 1}" for h in range(H)]
+    d_text = integer(d_model)
+    per_layer = " per token per layer."
+    compressed = ", ".join(f"{r['name']} {integer(r['bytes'])} bytes ({ratio(r)})" for r in cache)
+    maths_said = (
+        f" At d = {d_text} MLA caches {integer(mla['elements'])} elements instead of {integer(mha['elements'])}. "
+        f"In the toy layer, each token keeps {toy['latent']} numbers instead of {toy['kv']}."
+    )
+    return {
+        "ticks": [integer(b) for b in ticks],
+        "axis_title": nb(f"bytes per token per layer, d = {d_text}"),
+        "tokens": [f"t{t + 1}" for t in range(T)],
+        "token_aria": [f"Token {t + 1}" for t in range(T)],
+        "forms": [label for _, label in FORMS],
+        "out_caption": [f"output o_t, query t{t + 1}" for t in range(T)],
+        "out_cols": [f"h{h + 1} d{i + 1}" for h in range(H) for i in range(d)],
+        "heads": {
+            "same": "Same output, three orders",
+            "price": "What the shared latent costs",
+            "toy": "A toy layer, token by token",
+            "up": "At attention time, for the query token",
+        },
+        "sv_caption": nb(f"singular values of [{' '.join(k_names)}] over {sub['tokens']} tokens"),
+        "sv_cols": ["σ" + "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(i + 1)) for i in range(len(sub["sv_keys"]["mla"]))],
+        "exact": "Equal outputs show that re-ordering the computation is exact. They do not show that MLA is "
+        "multi-head attention with a smaller cache.",
+        "rank_line": [
+            {"text": nb(f"Rank of all heads' keys side by side, [{' '.join(k_names)}]: MLA ")},
+            number(str(sub["rank"]["mla"]["keys"]), **{"data-rank": "mla-keys"}),
+            {"text": " ≤ d_c\u00a0=\u00a0"},
+            number(str(sub["d_c"]), **{"data-rank": "d_c"}),
+            {"text": "; independent per-head projections, as in multi-head attention, "},
+            number(str(sub["rank"]["independent"]["keys"]), **{"data-rank": "independent-keys"}),
+            {"text": " of h·d_h\u00a0=\u00a0"},
+            number(str(sub["hd"]), **{"data-rank": "hd"}),
+            {
+                "text": ". Every head reads the same few latent numbers per token, so the heads cannot vary independently."
+            },
+        ],
+        "rank_more": [
+            {"text": "Values side by side have rank "},
+            number(str(sub["rank"]["mla"]["values"]), **{"data-rank": "mla-values"}),
+            {"text": " in MLA against "},
+            number(str(sub["rank"]["independent"]["values"]), **{"data-rank": "independent-values"}),
+            {"text": " from independent projections; MLA's keys and values together still have rank "},
+            number(str(sub["rank_kv_mla"]), **{"data-rank": "mla-kv"}),
+            {"text": ", no more than d_c."},
+        ],
+        "sizes_caption": nb(f"Cache per token per layer, d = {d_text}, {B} bytes per element"),
+        "k_heads": k_names,
+        "v_heads": [f"v{h + 1}" for h in range(H)],
+        "w_rows": [f"h{h + 1} · c{c + 1}" for h in range(H) for c in range(d_c)],
+        "d_cols": [f"d{i + 1}" for i in range(d)],
+        "c_cols": [f"c{c + 1}" for c in range(d_c)],
+        "kv_rows": [f"k head {h + 1}" for h in range(H)] + [f"v head {h + 1}" for h in range(H)],
+        "forms_note": "rebuilt K, V: up-project every cached latent to keys and values, then ordinary attention per "
+        "head; MLA, naive: the MLA kernel doing the same inside; absorbed: W_UK folded into the query, scores and the "
+        "weighted sum taken over the latents, W_UV applied once after, so keys and values are never formed.",
+        "lede": [
+            f"Before compression, every row: multi-head attention's {nb(mha['what'])}.",
+            f"Compressed: MLA keeps {nb(mla['what'])}, {ratio(mla)} of multi-head attention's cache.",
+        ],
+        "chart_label": [
+            "Bytes cached per token per layer: "
+            + ", ".join(f"{r['name']} {integer(mha['bytes'])}" for r in cache)
+            + ", all multi-head attention's size before compression.",
+            "Bytes cached per token per layer: " + ", ".join(f"{r['name']} {integer(r['bytes'])}" for r in cache) + ".",
+        ],
+        "cache_note": [
+            f"Cached: a key and a value for each of {H} heads, {toy['kv']} numbers per token.",
+            f"Cached: one latent c_t per token, {toy['latent']} numbers; W_UK and W_UV below rebuild keys and values.",
+        ],
+        "cache_label": [
+            f"Toy cache of {T} tokens, each {H} keys and {H} values, {toy['kv']} numbers",
+            f"Toy cache of {T} tokens, each a latent row of {toy['latent']} numbers",
+        ],
+        "diff_line": [
+            [
+                {"text": "Largest difference |Δ| from the rebuilt form: naive "},
+                number(sci(demo["max_diff"]["naive"][t]), **{"data-diff": "naive"}),
+                {"text": ", absorbed "},
+                number(sci(demo["max_diff"]["absorbed"][t]), **{"data-diff": "absorbed"}),
+                {"text": ": floating-point rounding."},
+            ]
+            for t in range(T)
+        ],
+        "said": {
+            "compressed": [f"Compressed: {compressed}{per_layer}", f"Compressed: {compressed}{per_layer}{maths_said}"],
+            "expanded": f"Expanded: every row back at multi-head attention's {integer(mha['bytes'])} bytes{per_layer}",
+            "maths": [
+                "The maths hidden.",
+                "The maths shown: cache sizes, the toy cache and the up-projections W_UK, W_UV.",
+            ],
+            "query": [
+                [
+                    f"Query t{t + 1}: "
+                    + (f"latent c = {', '.join(fixed(v, 3) for v in demo['latents'][t])}; " if maths else "")
+                    + f"head 1 output {', '.join(fixed(v, 4) for v in demo['out']['absorbed'][t][0])} in all three "
+                    f"forms, largest difference {sci(max(demo['max_diff']['naive'][t], demo['max_diff']['absorbed'][t]))}."
+                    for t in range(T)
+                ]
+                for maths in (False, True)
+            ],
+        },
+    }
+
+
 def build(params: dict, facts) -> dict:
     dsv2 = facts.parts("mla_dsv2.kv_cache_per_token")
     # DeepSeek-V2's published sizes, recomputed by the kernels from its dims (n_h = d_h = 128, d_c = 512, d_R = 64)
@@ -127,13 +263,28 @@ def build(params: dict, facts) -> dict:
         raise ValueError(f"kernels disagree with facts mla_dsv2.kv_cache_per_token {dsv2}")
     demo = params["demo"]
     cache = _cache_rows(params)
+    mha = cache[0]
+    for row in cache:  # the bars and the size table
+        row["text"] = {
+            "what": nb(row["what"]),
+            "elements": integer(row["elements"]),
+            "bytes": integer(row["bytes"]),
+            "ratio": ratio(row),
+            # the bar's label, drawn expanded (every bar at multi-head attention's size) or compressed
+            "bar": [f"{integer(mha['bytes'])} B", f"{integer(row['bytes'])} B · {ratio(row)}"],
+        }
+    # the bar chart's scale: quarters of multi-head attention's bytes, where every bar starts
+    ticks = [int(b) for b in np.linspace(0, mha["bytes"], 5)]
+    toy = _demo(demo)
+    B = int(params["bytes_per_element"])
     return {
         "cache": cache,
-        # the bar chart's scale: quarters of multi-head attention's bytes, where every bar starts
-        "ticks": [int(b) for b in np.linspace(0, cache[0]["bytes"], 5)],
-        "bytes_per_element": int(params["bytes_per_element"]),
+        "ticks": ticks,
+        "bytes_per_element": B,
         "d_model": int(params["d_model"]),
-        "demo": _demo(demo),
+        "demo": toy,
+        # what the figure shows, written here (readertext) so tests read every sentence in every state
+        "text": _texts(cache, ticks, int(params["d_model"]), B, toy),
         "source_md": (
             "In DeepSeek-V2 itself, with its own sizes rather than those of the bars: "
             "{{mla_dsv2.kv_cache_per_token}}, {{calc.mla_dsv2_cache_ratio}} smaller."

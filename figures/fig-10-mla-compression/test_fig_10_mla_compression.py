@@ -1,24 +1,17 @@
-"""FIG 10 · MLA cache compression: the bytes-per-token bars and their compress toggle, the maths toggle
-and what it opens, the three equal outputs and the shared-subspace rank readout, all compared with the
-`mla` kernels; keyboard, URL state, symbol links, reduced motion and the phone layout's height."""
+"""FIG 10 · MLA cache compression in the browser: the bytes-per-token bars and their compress
+toggle, the maths toggle and what it opens, the three equal outputs and the shared-subspace rank
+readout, all compared with what was shipped; keyboard, URL state, symbol links, reduced motion and
+the phone layout's height. The shipped data against the `mla` kernels, and every sentence against
+the numbers, in test_fig_10_data.py."""
 
 import re
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import (
-    causal_softmax_attention,
-    gqa_cache_per_token,
-    mha_cache_per_token,
-    mla_attention_absorbed,
-    mla_attention_naive,
-    mla_cache_per_token,
-    mla_reconstruct,
-    mqa_cache_per_token,
-)
 from tests.browser.support import (
     assert_axe_clean_through,
+    assert_shown_is_shipped,
     cell_texts,
     open_figure,
     shipped_data,
@@ -31,33 +24,27 @@ FIG = "fig-10"
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
-    """Everything the figure shows, recomputed by the kernels from the inputs it shipped."""
-    d = shipped_data(site_dir, FIG)["demo"]
-    q, lat, W_uk, W_uv = (np.array(d[k]) for k in ("q", "latents", "W_uk", "W_uv"))
-    K, V = mla_reconstruct(lat, W_uk, W_uv)
-    recon = np.stack([causal_softmax_attention(q[:, h], K[:, h], V[:, h])[0] for h in range(d["H"])], axis=1)
-    out = {
-        "recon": recon,
-        "naive": mla_attention_naive(q, lat, W_uk, W_uv)[0],
-        "absorbed": mla_attention_absorbed(q, lat, W_uk, W_uv)[0],
+def data(site_dir):
+    return shipped_data(site_dir, FIG)
+
+
+@pytest.fixture(scope="module")
+def shipped(data):
+    """What the figure shows, as shipped: the toy layer's latents, keys, values and outputs, the
+    ranks and singular values, and each variant's cache in elements."""
+    d = data["demo"]
+    sub = d["subspace"]
+    return {
+        "demo": d,
+        "lat": np.array(d["latents"]),
+        "K": np.array(d["K"]),
+        "V": np.array(d["V"]),
+        "out": {form: np.array(v) for form, v in d["out"].items()},
+        "rank": sub["rank"],
+        "rank_kv": sub["rank_kv_mla"],
+        "sv": {form: np.array(v) for form, v in sub["sv_keys"].items()},
+        "elements": {r["name"]: r["elements"] for r in data["cache"]},
     }
-    # the price readout: all heads' keys (values) side by side over the tokens, [T, H·d], for MLA and for
-    # independent per-head projections of the same x, W_K and W_V re-drawn from seed + 1 as the builder does
-    x = np.array(d["x"])
-    T, H, dh = K.shape
-    W_k, W_v = np.random.default_rng(d["seed"] + 1).standard_normal((2, H, x.shape[1], dh)) / np.sqrt(x.shape[1])
-    sides = {
-        "mla": {"keys": K.reshape(T, -1), "values": V.reshape(T, -1)},
-        "independent": {
-            "keys": np.einsum("tD,hDd->thd", x, W_k).reshape(T, -1),
-            "values": np.einsum("tD,hDd->thd", x, W_v).reshape(T, -1),
-        },
-    }
-    rank = {f: {k: int(np.linalg.matrix_rank(m)) for k, m in kinds.items()} for f, kinds in sides.items()}
-    rank_kv = int(np.linalg.matrix_rank(np.concatenate([sides["mla"]["keys"], sides["mla"]["values"]], axis=1)))
-    sv = {f: np.linalg.svd(kinds["keys"], compute_uv=False) for f, kinds in sides.items()}
-    return {"demo": d, "lat": lat, "K": K, "V": V, "out": out, "rank": rank, "rank_kv": rank_kv, "sv": sv}
 
 
 def numbers(locator):
@@ -73,72 +60,48 @@ def open_maths(fig):
         fig.locator(".f10-maths-btn").click()
 
 
-def assert_outputs(fig, kernel, t):
-    d = kernel["demo"]
+def assert_outputs(page, fig, site_dir, shipped, t):
     rows = fig.locator(".f10-out tbody tr")
     for i, form in enumerate(("recon", "naive", "absorbed")):
         shown = numbers(rows.nth(i).locator("td"))
-        assert shown == pytest.approx(kernel["out"][form][t].ravel(), abs=0.00005)
-    assert f"query t{t + 1}" in fig.locator(".f10-out caption").inner_text()
+        assert shown == pytest.approx(shipped["out"][form][t].ravel(), abs=0.00005)
+    assert fig.locator(".f10-out caption").inner_text() == f"output o_t, query t{t + 1}"
     for form in ("naive", "absorbed"):
         shown = shown_number(fig.locator(f"[data-diff='{form}']").inner_text())
         assert shown < 1e-12  # agreement to rounding; the exact bits depend on summation order
-        assert shown == pytest.approx(d["max_diff"][form][t], rel=0.05)
+        assert shown == pytest.approx(shipped["demo"]["max_diff"][form][t], rel=0.05)
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 30
 
 
-def assert_token_panel(fig, kernel, t):
+def assert_token_panel(page, fig, site_dir, shipped, t):
     """The outputs (always shown) and, in the maths, the latent and the rebuilt keys and values."""
-    assert_outputs(fig, kernel, t)
+    assert_outputs(page, fig, site_dir, shipped, t)
     assert numbers(fig.locator("table.k3-matrix[data-sym='mla-latent'] tbody td")) == pytest.approx(
-        kernel["lat"][t], abs=0.0005
+        shipped["lat"][t], abs=0.0005
     )
     rebuilt = numbers(fig.locator(".f10-rebuilt tbody td"))
-    assert rebuilt == pytest.approx(np.concatenate([kernel["K"][t], kernel["V"][t]]).ravel(), abs=0.0005)
+    assert rebuilt == pytest.approx(np.concatenate([shipped["K"][t], shipped["V"][t]]).ravel(), abs=0.0005)
     assert fig.locator(".f10-row.is-sel").get_attribute("data-t") == str(t)
+
+
+# Resolves once the bars (and their labels) have stopped moving: two frames for a change of state
+# to start its transitions, then every transition still running in the figure to its end.
+SETTLED_JS = """() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))).then(() =>
+  Promise.all([...document.querySelectorAll('#fig-10 .f10 *')].flatMap(e => e.getAnimations()).map(a => a.finished)))"""
 
 
 def bar_shares(page):
     """Each bar's drawn length as a share of its track, once the shrinking transition has ended."""
-    return page.evaluate("""() => new Promise(done => setTimeout(() => done(Object.fromEntries(
-        [...document.querySelectorAll('#fig-10 .f10-brow')].map(r => [r.dataset.variant,
-          r.querySelector('.f10-bar').getBoundingClientRect().width / r.querySelector('.f10-track').getBoundingClientRect().width]))), 800))""")
+    page.evaluate(SETTLED_JS)
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#fig-10 .f10-brow')].map(r =>
+        [r.dataset.variant, r.querySelector('.f10-bar').getBoundingClientRect().width /
+          r.querySelector('.f10-track').getBoundingClientRect().width]))""")
 
 
-def test_shipped_outputs_are_the_kernels_and_agree(kernel):
-    d = kernel["demo"]
-    for form in ("recon", "naive", "absorbed"):
-        np.testing.assert_allclose(np.array(d["out"][form]), kernel["out"][form], atol=1e-15)
-        np.testing.assert_allclose(kernel["out"][form], kernel["out"]["recon"], atol=1e-12)
-    np.testing.assert_allclose(np.array(d["K"]), kernel["K"], atol=1e-15)
-    np.testing.assert_allclose(np.array(d["V"]), kernel["V"], atol=1e-15)
-    # the shipped x is the seeded input the latents were compressed from
-    np.testing.assert_array_equal(np.array(d["x"]), np.random.default_rng(d["seed"]).standard_normal((d["T"], d["D"])))
-
-
-def test_shipped_ranks_are_the_kernels_and_show_the_shared_subspace(kernel):
-    """Equal outputs are an identity of computation order; the model class is still constrained:
-    MLA's keys and values, every head together, have rank ≤ d_c, independent projections h·d_h."""
-    sub = kernel["demo"]["subspace"]
-    assert sub["rank"] == kernel["rank"] and sub["rank_kv_mla"] == kernel["rank_kv"]
-    for form in ("mla", "independent"):
-        np.testing.assert_allclose(np.array(sub["sv_keys"][form]), kernel["sv"][form], atol=1e-12)
-    d_c, hd = kernel["demo"]["d_c"], kernel["demo"]["H"] * kernel["demo"]["d"]
-    assert (sub["d_c"], sub["hd"], sub["tokens"]) == (d_c, hd, kernel["demo"]["T"])
-    assert kernel["rank"]["mla"]["keys"] <= d_c and kernel["rank"]["mla"]["values"] <= d_c and kernel["rank_kv"] <= d_c
-    assert kernel["rank"]["independent"] == {"keys": hd, "values": hd} and d_c < hd <= kernel["demo"]["T"]
-    assert kernel["sv"]["mla"][d_c:].max() < 1e-12 < kernel["sv"]["independent"].min()
-
-
-def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
+def test_cache_readouts_are_the_shipped_sizes(watched, site_url, site_dir, data, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    want = {
-        "MHA": mha_cache_per_token(32, 128),
-        "GQA": gqa_cache_per_token(8, 128),
-        "MQA": mqa_cache_per_token(128),
-        "MLA": mla_cache_per_token(512),
-    }
-    data = shipped_data(site_dir, FIG)
+    want = shipped["elements"]  # the kernels' sizes (test_fig_10_data.py)
     B = data["bytes_per_element"]
     assert not fig.locator(".f10-sizes").is_visible()  # the table is the maths, on demand
     open_maths(fig)
@@ -156,42 +119,42 @@ def test_cache_readouts_equal_the_kernels(watched, site_url, site_dir):
     assert "32,768 (MHA) vs 576 (MLA)" in fig.locator(".f10-source").inner_text()
     assert "56.9×" in fig.locator(".f10-source").inner_text()
     assert "query LoRA" in fig.locator(".f10-k3").inner_text()  # a note in the maths
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 4 * 5  # the bars' and the table's texts among them
 
 
-WANT = {
-    "MHA": mha_cache_per_token(32, 128),
-    "GQA": gqa_cache_per_token(8, 128),
-    "MQA": mqa_cache_per_token(128),
-    "MLA": mla_cache_per_token(512),
-}
-
-
-def assert_compressed(fig, page):
+def assert_compressed(fig, page, shipped):
     """Each bar at its own cache as a share of multi-head attention's, labelled with its bytes and ratio."""
+    want = shipped["elements"]
     shares = bar_shares(page)
-    assert shares == pytest.approx({k: v / WANT["MHA"] for k, v in WANT.items()}, abs=0.01)
+    assert shares == pytest.approx({k: v / want["MHA"] for k, v in want.items()}, abs=0.01)
     assert shares["MQA"] < shares["MLA"] < shares["GQA"] < shares["MHA"]
-    for name, elements in WANT.items():
+    for name, elements in want.items():
         text = fig.locator(f".f10-brow[data-variant='{name}'] .f10-val").inner_text()
         assert shown_number(text.split(" B")[0]) == elements * 2
-        assert text.endswith("1×" if name == "MHA" else f"1/{WANT['MHA'] // elements}")
+        assert text.endswith("1×" if name == "MHA" else f"1/{want['MHA'] // elements}")
 
 
-def test_compress_toggles_the_bars_by_mouse_and_keyboard(watched, site_url, kernel):
+def expanded(shipped):
+    return {k: 1.0 for k in shipped["elements"]}
+
+
+def test_compress_toggles_the_bars_by_mouse_and_keyboard(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     button = fig.locator(".f10-compress")
     assert button.get_attribute("aria-pressed") == "true"  # it opens on its answer (see the first-sight test)
-    assert_compressed(fig, page)
+    assert_compressed(fig, page, shipped)
     button.click()
     # off: every bar back at multi-head attention's cache
     assert button.get_attribute("aria-pressed") == "false" and "fig-10.c=0" in page.url
-    assert bar_shares(page) == pytest.approx({k: 1.0 for k in WANT}, abs=0.01)
-    assert {shown_number(t.split(" B")[0]) for t in cell_texts(fig.locator(".f10-val"))} == {WANT["MHA"] * 2}
+    assert bar_shares(page) == pytest.approx(expanded(shipped), abs=0.01)
+    assert {shown_number(t.split(" B")[0]) for t in cell_texts(fig.locator(".f10-val"))} == {
+        shipped["elements"]["MHA"] * 2
+    }
     assert "Expanded" in fig.locator(".fig-live").inner_text()
     button.click()
     assert button.get_attribute("aria-pressed") == "true" and "fig-10.c" not in page.url  # the default leaves the URL
-    assert_compressed(fig, page)
+    assert_compressed(fig, page, shipped)
     live = fig.locator(".fig-live").inner_text()
     assert "MLA 1,024 bytes (1/16)" in live
     assert "numbers instead of" not in live and "elements instead of" not in live  # those are in the closed maths panel
@@ -202,12 +165,12 @@ def test_compress_toggles_the_bars_by_mouse_and_keyboard(watched, site_url, kern
     assert "2 numbers instead of 8" in live and "512 elements instead of 8,192" in live
     fig.get_by_role("button", name="Hide the maths").click()
     assert button.inner_text() == "Compress"  # a toggle's label stays; aria-pressed says whether it is on
-    # the toy cache in the maths collapsed too: each token's latent, equal to the kernel's
+    # the toy cache in the maths collapsed too: each token's latent, as shipped
     open_maths(fig)
     page.wait_for_function(f"() => getComputedStyle(document.querySelector('#{FIG} .f10-kv')).visibility === 'hidden'")
-    for t in range(kernel["demo"]["T"]):
+    for t in range(shipped["demo"]["T"]):
         shown = numbers(fig.locator(f".f10-row[data-t='{t}'] .f10-lat .f10-cell"))
-        assert shown == pytest.approx(kernel["lat"][t], abs=0.005)
+        assert shown == pytest.approx(shipped["lat"][t], abs=0.005)
     button.focus()
     page.keyboard.press("Enter")
     assert button.get_attribute("aria-pressed") == "false" and "fig-10.c=0" in page.url
@@ -225,7 +188,7 @@ def restart_off_screen(page):
     assert page.evaluate(f"() => document.getElementById('{FIG}').getBoundingClientRect().top > innerHeight")
 
 
-def test_first_sight_is_compressed_and_shrinks_once_as_it_comes_into_view(watched, site_url):
+def test_first_sight_is_compressed_and_shrinks_once_as_it_comes_into_view(watched, site_url, shipped):
     """Defect: the figure opened uncompressed, so the first look showed no compression. It opens
     compressed now; with motion allowed, the bars wait at multi-head attention's length until the
     chart is on screen, then shrink once."""
@@ -236,24 +199,25 @@ def test_first_sight_is_compressed_and_shrinks_once_as_it_comes_into_view(watche
     assert fig.locator(".f10-compress").get_attribute("aria-pressed") == "true" and "fig-10.c" not in page.url
     assert mount.get_attribute("data-intro") == "pending"
     assert "Compressed: MLA keeps" in fig.locator(".f10-lede").inner_text()  # the words are the state's throughout
-    assert bar_shares(page) == pytest.approx({k: 1.0 for k in WANT}, abs=0.01)  # unseen: still waiting
+    assert bar_shares(page) == pytest.approx(expanded(shipped), abs=0.01)  # unseen: still waiting
+    assert mount.get_attribute("data-intro") == "pending"
     fig.locator(".f10-chart").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG} .f10[data-intro='done']")
-    assert_compressed(fig, page)
+    assert_compressed(fig, page, shipped)
     assert fig.locator(".fig-live").inner_text() == ""  # nothing the reader did: nothing narrated
     assert "fig-10.c" not in page.url  # no state written: the intro is drawing, not a change of view
 
 
-def test_first_sight_under_reduced_motion_is_compressed_at_once(watched, site_url):
+def test_first_sight_under_reduced_motion_is_compressed_at_once(watched, site_url, shipped):
     page, _ = watched
     page.emulate_media(reduced_motion="reduce")
     fig = open_figure(page, site_url, FIG)
     restart_off_screen(page)
     assert fig.locator(".f10").get_attribute("data-intro") == "done"
-    assert_compressed(fig, page)  # drawn compressed before it is ever seen: no motion to skip
+    assert_compressed(fig, page, shipped)  # drawn compressed before it is ever seen: no motion to skip
 
 
-def test_printing_an_unseen_figure_prints_its_state(watched, site_url):
+def test_printing_an_unseen_figure_prints_its_state(watched, site_url, shipped):
     """Paper cannot animate: a figure printed before it was ever on screen shows the compressed bars."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
@@ -263,15 +227,15 @@ def test_printing_an_unseen_figure_prints_its_state(watched, site_url):
         "() => { window.dispatchEvent(new Event('beforeprint')); window.dispatchEvent(new Event('afterprint')); }"
     )
     assert fig.locator(".f10").get_attribute("data-intro") == "done"
-    assert_compressed(fig, page)
+    assert_compressed(fig, page, shipped)
 
 
-def test_a_link_to_the_expanded_view_opens_it_without_the_intro(watched, site_url):
+def test_a_link_to_the_expanded_view_opens_it_without_the_intro(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-10.c=0")
     assert fig.locator(".f10-compress").get_attribute("aria-pressed") == "false"
     assert fig.locator(".f10").get_attribute("data-intro") == "done"
-    assert bar_shares(page) == pytest.approx({k: 1.0 for k in WANT}, abs=0.01)
+    assert bar_shares(page) == pytest.approx(expanded(shipped), abs=0.01)
 
 
 # Each value label against the gridlines drawn in its track (quarters of the axis): where a label
@@ -390,49 +354,50 @@ def test_maths_toggle_by_mouse_and_keyboard(watched, site_url):
     assert maths.is_visible()
 
 
-def test_token_selection_by_click_keys_and_hover(watched, site_url, kernel):
+def test_token_selection_by_click_keys_and_hover(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    T = kernel["demo"]["T"]
-    assert_outputs(fig, kernel, T - 1)
+    T = shipped["demo"]["T"]
+    assert_outputs(page, fig, site_dir, shipped, T - 1)
     open_maths(fig)
-    assert_token_panel(fig, kernel, T - 1)
+    assert_token_panel(page, fig, site_dir, shipped, T - 1)
     select_token(fig, 1)
-    assert_token_panel(fig, kernel, 1)
+    assert_token_panel(page, fig, site_dir, shipped, 1)
     assert "Query t2" in fig.locator(".fig-live").inner_text()
     page.keyboard.press("ArrowRight")
-    assert_token_panel(fig, kernel, 2)
+    assert_token_panel(page, fig, site_dir, shipped, 2)
     page.keyboard.press("Home")
-    assert_token_panel(fig, kernel, 0)
+    assert_token_panel(page, fig, site_dir, shipped, 0)
     fig.locator(".f10-row[data-t='3']").hover()
-    assert_token_panel(fig, kernel, 3)
-    # the uncompressed toy rows show each head's key and value, equal to the reconstruction
+    assert_token_panel(page, fig, site_dir, shipped, 3)
+    # the uncompressed toy rows show each head's key and value, the reconstruction as shipped
     fig.locator(".f10-compress").click()
     fig.locator(".f10-row[data-t='3'] .f10-kv").wait_for(state="visible")
     shown = numbers(fig.locator(".f10-row[data-t='3'] .f10-kv .f10-cell"))
-    assert shown == pytest.approx(np.concatenate([kernel["K"][3].ravel(), kernel["V"][3].ravel()]), abs=0.005)
+    assert shown == pytest.approx(np.concatenate([shipped["K"][3].ravel(), shipped["V"][3].ravel()]), abs=0.005)
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-10.c=0&fig-10.t=1&fig-10.m=1")
     assert fig.locator(".f10-compress").get_attribute("aria-pressed") == "false"
-    assert bar_shares(page) == pytest.approx({k: 1.0 for k in WANT}, abs=0.01)
+    assert bar_shares(page) == pytest.approx(expanded(shipped), abs=0.01)
     assert fig.locator(".f10-maths").is_visible()
-    assert_token_panel(fig, kernel, 1)
+    assert_token_panel(page, fig, site_dir, shipped, 1)
     select_token(fig, 3)
     assert "fig-10.t=3" in page.url
     fig.locator(".f10-compress").click()
     assert "fig-10.c" not in page.url  # at its default, a key leaves the URL
-    fig.locator(".fig-live").evaluate("n => { n.textContent = ''; }")
+    # what was said is cleared, with the tag that says which shipped text it was
+    fig.locator(".fig-live").evaluate("n => { n.textContent = ''; n.removeAttribute('data-shows'); }")
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f10-compress[aria-pressed='false']")
-    assert bar_shares(page) == pytest.approx({k: 1.0 for k in WANT}, abs=0.01)
-    assert_token_panel(fig, kernel, 3)
+    assert bar_shares(page) == pytest.approx(expanded(shipped), abs=0.01)
+    assert_token_panel(page, fig, site_dir, shipped, 3)
     assert fig.locator(".fig-live").inner_text() == ""  # a restore is not narrated
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f10-query [role=radio][data-value='1'][aria-checked=true]")
-    assert_token_panel(fig, kernel, 1)
+    assert_token_panel(page, fig, site_dir, shipped, 1)
 
 
 def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
@@ -451,7 +416,7 @@ def test_equation_symbols_and_figure_parts_link_both_ways(watched, site_url):
     assert page.locator("#mla .math-block math [data-sym='mla-uv'].sym-on").count() >= 1
 
 
-def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, kernel):
+def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     price = fig.locator(".f10-price")
@@ -459,28 +424,28 @@ def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, ke
         k: int(shown_number(fig.locator(f"[data-rank='{k}']").text_content()))  # values' ranks are in the maths
         for k in ("mla-keys", "d_c", "independent-keys", "hd", "mla-values", "independent-values", "mla-kv")
     }
-    d = kernel["demo"]
+    d = shipped["demo"]
     assert shown == {
-        "mla-keys": kernel["rank"]["mla"]["keys"],
+        "mla-keys": shipped["rank"]["mla"]["keys"],
         "d_c": d["d_c"],
-        "independent-keys": kernel["rank"]["independent"]["keys"],
+        "independent-keys": shipped["rank"]["independent"]["keys"],
         "hd": d["H"] * d["d"],
-        "mla-values": kernel["rank"]["mla"]["values"],
-        "independent-values": kernel["rank"]["independent"]["values"],
-        "mla-kv": kernel["rank_kv"],
+        "mla-values": shipped["rank"]["mla"]["values"],
+        "independent-values": shipped["rank"]["independent"]["values"],
+        "mla-kv": shipped["rank_kv"],
     }
     assert (
         fig.locator("[data-rank='mla-values']").locator("xpath=ancestor::*[contains(@class,'f10-maths')]").count() == 1
     )
     sv = table_numbers(price.locator("table.k3-matrix"))
-    assert sv[0] == pytest.approx(kernel["sv"]["mla"], abs=0.0005)
-    assert sv[1] == pytest.approx(kernel["sv"]["independent"], abs=0.0005)
+    assert sv[0] == pytest.approx(shipped["sv"]["mla"], abs=0.0005)
+    assert sv[1] == pytest.approx(shipped["sv"]["independent"], abs=0.0005)
     assert all(v == 0 for v in sv[0][d["d_c"] :]) and all(v > 0 for v in sv[1])  # MLA's beyond d_c show as 0.000
     # each value has a bar of its height: MLA's beyond d_c are flat, the independent ones are not
     heights = price.locator(".f10-sv-bar").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
-    n = len(kernel["sv"]["mla"])
-    assert all(h <= 1.5 for h in heights[kernel["rank"]["mla"]["keys"] : n])  # rounding: a flat mark, no bar
-    assert all(h >= 2.5 for h in heights[: kernel["rank"]["mla"]["keys"]] + heights[n:])
+    n = len(shipped["sv"]["mla"])
+    assert all(h <= 1.5 for h in heights[shipped["rank"]["mla"]["keys"] : n])  # rounding: a flat mark, no bar
+    assert all(h >= 2.5 for h in heights[: shipped["rank"]["mla"]["keys"]] + heights[n:])
     assert heights[0] == max(heights)  # the largest singular value has the tallest bar
     text = price.inner_text()
     assert "re-ordering the computation is exact" in text and "do not show that MLA is multi-head attention" in text
@@ -488,16 +453,16 @@ def test_price_readout_shows_the_ranks_and_singular_values(watched, site_url, ke
     assert "so keys and values are never formed" in fig.locator(".f10-forms").text_content()
 
 
-def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, kernel):
+def test_caption_and_alternative_match_what_the_figure_shows(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     caption = fig.locator(".fig-caption > p").first.inner_text()
     alt = fig.locator(f"#{FIG}-alt").text_content()  # inside a closed <details>
-    d = kernel["demo"]
+    d = shipped["demo"]
     # "agree": the three outputs shown are equal to rounding
     assert "agree" in caption and max(max(d["max_diff"]["naive"]), max(d["max_diff"]["absorbed"])) < 1e-12
     # "no wider than the latent": the rank readout
-    assert "no wider than the latent" in caption and kernel["rank"]["mla"]["keys"] <= d["d_c"]
+    assert "no wider than the latent" in caption and shipped["rank"]["mla"]["keys"] <= d["d_c"]
     # "each bar has shrunk from multi-head attention's cache, the length of its empty track": opened
     # compressed, every track is as long as the multi-head attention bar, which fills its own
     assert "shrunk from multi-head attention’s cache, the length of its empty track" in caption
@@ -531,7 +496,7 @@ def test_phone_layout_is_short_and_fits_the_width(watched, site_url):
     assert fig.locator(".f10").evaluate("f => f.getBoundingClientRect().height") < 1000  # the drawing itself
     assert fig.evaluate("f => f.getBoundingClientRect().height") < 1500  # with title, how-to, caption and reserve
     for _ in range(2):  # compressed (the default), then expanded
-        page.wait_for_timeout(700)
+        page.evaluate(SETTLED_JS)
         wide = fig.evaluate("""f => [...f.querySelectorAll('.f10 *')].filter(e => !e.closest('.k3-scroll'))
             .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map(e => e.className)""")
         assert wide == []

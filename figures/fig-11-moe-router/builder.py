@@ -16,6 +16,7 @@ from k3explainer.kernels import (
     switch_balance_loss,
     update_balance_bias,
 )
+from k3explainer.site.readertext import fixed
 
 # The one balance statistic FIG 11 shows: the Switch Transformer loss of the fact moe.switch_aux_loss
 # (its display reads "L_aux = α·N·Σ f_i P_i") with α = 1; `switch_balance_loss` computes it.
@@ -85,6 +86,73 @@ def _balance_texts(facts, T: int, E: int, k: int) -> dict:
     }
 
 
+def _names(E: int, n_shared: int) -> tuple[list[str], list[str]]:
+    """The routed experts' names (E1 … E8) and the shared ones' (S1, S2), as the diagram labels them."""
+    return [f"E{e + 1}" for e in range(E)], [f"S{j + 1}" for j in range(n_shared)]
+
+
+def _routing_texts(r: dict, biased: bool, tokens: list[str], shared_out, balance_even: str, params: dict) -> dict:
+    """Every text that shows one routing (without or with the bias), per token where it depends on
+    the token: the table's ranks and gates, the line under it, the output rows, the diagram's and
+    the load chart's labels, the balance readout and the narration."""
+    P, k, n_shared = int(params["precision"]), int(params["top_k"]), int(params["n_shared"])
+    E = len(r["load"])
+    names, shared = _names(E, n_shared)
+    formula = BALANCE_FORMULA
+    # (name, gate) of each token's chosen experts, best first
+    chosen = [
+        [(names[e], fixed(g, P)) for e, g in zip(es, gs, strict=True)]
+        for es, gs in zip(r["experts"], r["weights"], strict=True)
+    ]
+    gate_sum = [fixed(sum(gs), P) for gs in r["weights"]]
+    loads = ", ".join(str(n) for n in r["load"])
+    return {
+        "rank": [[str(list(es).index(e) + 1) if e in es else "—" for e in range(E)] for es in r["experts"]],
+        "gate": [
+            [fixed(gs[list(es).index(e)], P) if e in es else "0" for e in range(E)]
+            for es, gs in zip(r["experts"], r["weights"], strict=True)
+        ],
+        "sum_line": [
+            f"s_e = {params['score_func']}(x·c_e). The top {k} of {E} by s_e{' + bias' if biased else ''} win; each "
+            f"gate g_e = s_e ÷ (sum of the {k} chosen s_e, without the bias), so the gates sum to {total}. "
+            f"Shared {', '.join(shared)} add with weight 1."
+            for total in gate_sum
+        ],
+        "routes_label": [
+            f"Routes of {_token_label(tokens, t)}: to {', '.join(f'{e} with gate {g}' for e, g in c)}, "
+            "and to the shared experts."
+            for t, c in enumerate(chosen)
+        ],
+        # each row is E_e(x) itself (y weights it by g_e), so the label names the gate beside it, not a product
+        "output_rows": [
+            [f"{names[e]}(x), g = {fixed(g, 2)}" for e, g in zip(es, gs, strict=True)] + ["shared(x)", "y"]
+            for es, gs in zip(r["experts"], r["weights"], strict=True)
+        ],
+        "output": [
+            [[fixed(v, P) for v in row] for row in [*r["expert_out"][t], shared_out[t], r["y"][t]]]
+            for t in range(len(tokens))
+        ],
+        "load": [str(n) for n in r["load"]],
+        "load_label": f"Routing slots per expert{' with the bias' if biased else ''}, of {k * len(tokens)}: "
+        + ", ".join(f"{names[e]} {n}" for e, n in enumerate(r["load"])),
+        "balance": fixed(r["balance"], P),
+        "balance_label": f"{formula} {'with the bias' if biased else 'for this batch'}",
+        "other_label": "without it" if biased else "after one bias step",  # beside the other routing's balance
+        "said_bias": f"Bias {'on' if biased else 'off'}: loads {loads}; balance statistic {formula} "
+        f"{fixed(r['balance'], P)}, {balance_even} at perfect balance; the gate weights still come "
+        "from the scores without the bias.",
+        "said_token": [
+            f"{_token_label(tokens, t)} goes to {', '.join(f'{e} (g = {g})' for e, g in c)} and to the {n_shared} "
+            f"shared experts; the gates sum to {gate_sum[t]}."
+            for t, c in enumerate(chosen)
+        ],
+    }
+
+
+def _token_label(tokens: list[str], t: int) -> str:
+    return f"“{tokens[t]}” (token {t + 1})"
+
+
 def _headline(facts) -> list[dict]:
     """K3's tiles: every number a fact or a computed `calc.*` fact (two different fractions)."""
     e = facts.parts("kimi_k3.experts")
@@ -138,6 +206,14 @@ def build(params: dict, facts) -> dict:
     # and the scores are equal (either alone gives 1, since Σ f_i = Σ P_i = 1)
     even = (np.arange(T)[:, None] * k + np.arange(k)) % E
     balance_even = switch_balance_loss(np.ones((T, E)), even)
+    shared_out = glu_expert(x, *shared)
+    logits = x @ W_router
+    scores = router_scores(logits, params["score_func"])
+    P = int(params["precision"])
+    names, shared_names = _names(E, int(params["n_shared"]))
+    # what the figure shows, written here (readertext) so tests read every sentence in every state
+    for r, biased_ in ((plain, False), (biased, True)):
+        r["text"] = _routing_texts(r, biased_, tokens, shared_out, fixed(balance_even, P), params)
     return {
         "tokens": tokens,
         "x": x,
@@ -145,15 +221,29 @@ def build(params: dict, facts) -> dict:
         "top_k": k,
         "score_func": params["score_func"],
         "n_shared": int(params["n_shared"]),
-        "logits": x @ W_router,  # the dot products, before the score function
-        "scores": router_scores(x @ W_router, params["score_func"]),  # [T, E], the same with or without bias
+        "logits": logits,  # the dot products, before the score function
+        "scores": scores,  # [T, E], the same with or without bias
         "plain": plain,
         "bias": bias,
         "biased": biased,
-        "shared_out": glu_expert(x, *shared),  # [T, D], weight 1 for every token
+        "shared_out": shared_out,  # [T, D], weight 1 for every token
         "expert_weights": experts,  # (W_gate, W_up, W_down), shipped so a test can recompute E_e(x)
         "shared_weights": shared,
         "balance_even": balance_even,  # 1 at perfect balance
+        "text": {
+            "expert_names": names,
+            "shared_names": shared_names,
+            "token_aria": [f"Token {t + 1}, {w}" for t, w in enumerate(tokens)],
+            "chosen_key": [f"experts “{w}” uses" for w in tokens],  # the load chart's legend
+            "load_title": "Tokens per routed expert over the batch",
+            "load_full": f"full height: all {T} tokens",
+            "output_caption": "y = Σ g_e E_e(x) + shared",
+            "logit": [[fixed(v, P) for v in row] for row in logits],
+            "score": [[fixed(v, P) for v in row] for row in scores],
+            "bias": [fixed(v, P) for v in bias],
+            "balance_even": fixed(balance_even, P),
+            "perfect": "at perfect balance",
+        },
         **_balance_texts(facts, T, E, k),
         "precision": int(params["precision"]),
         "tiles": _headline(facts),

@@ -1,6 +1,8 @@
 """FIG 11's balance statistic against the kernels and the facts (one definition for label, kernel,
 badge and the value at perfect balance), and every sentence that says what FIG 11 shows (in §11, in
-the figure's caption and in its text alternative) against that data.
+the figure's caption and in its text alternative) against that data; its routing and outputs
+against the kernels, and every text the figure itself shows, for each token with and without the
+bias, against the numbers it ships.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
@@ -15,12 +17,16 @@ import pytest
 from k3explainer.kernels import (
     balance_shares,
     expert_load,
+    glu_expert,
+    moe_forward,
     route,
+    router_scores,
     sequence_balance_loss,
     switch_balance_loss,
     update_balance_bias,
 )
 from k3explainer.site.projectcode import builder
+from k3explainer.site.readertext import fill
 from tests.site import article
 from tests.site.article import flat
 from tests.site.project import ROOT
@@ -247,3 +253,100 @@ def test_spec_constants_name_the_one_definition(spec, data):
     c = named["moe.switch_aux_loss"]
     assert c.provenance == "source" and c.name.startswith(f"Balance statistic {data['balance_formula']}:")
     assert spec.params["balance_statistic"] == "switch" and spec.params["renormalize"] is True
+
+
+# ---- the data against the kernels, and every text the figure shows against the data -------------
+
+ROUTINGS = {"plain": False, "biased": True}
+
+
+def test_routing_load_balance_and_outputs_are_the_kernels(data):
+    """Recomputed from the shipped inputs, without and with the bias: the dot products and scores,
+    each token's chosen experts and gates, the load, the balance statistic, every chosen expert's
+    E_e(x), the shared output and y (the browser test compares what is shown with what was shipped)."""
+    x, c = np.array(data["x"]), np.array(data["centroids"])
+    experts = tuple(np.array(w) for w in data["expert_weights"])
+    shared = tuple(np.array(w) for w in data["shared_weights"])
+    np.testing.assert_allclose(data["logits"], x @ c.T, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(data["scores"], router_scores(x @ c.T, "sigmoid"), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(glu_expert(x, *shared), data["shared_out"], atol=1e-12)
+    for key, biased in ROUTINGS.items():
+        bias = np.array(data["bias"]) if biased else None
+        r = route(x @ c.T, data["top_k"], score_func="sigmoid", renormalize=True, bias=bias)
+        assert r["experts"].tolist() == data[key]["experts"]
+        np.testing.assert_allclose(data[key]["weights"], r["weights"], rtol=0, atol=1e-15)
+        assert data[key]["load"] == expert_load(r["experts"], len(c)).tolist()
+        assert data[key]["balance"] == pytest.approx(switch_balance_loss(r["scores"], r["experts"]), abs=1e-15)
+        y, _ = moe_forward(
+            x, c.T, experts, data["top_k"], shared=shared, score_func="sigmoid", renormalize=True, bias=bias
+        )
+        np.testing.assert_allclose(y, data[key]["y"], atol=1e-12)
+        for t in range(len(x)):
+            for i, e in enumerate(r["experts"][t]):
+                want = glu_expert(x[t], *(w[e] for w in experts))
+                np.testing.assert_allclose(data[key]["expert_out"][t][i], want, atol=1e-12)
+
+
+def test_every_shown_number_is_the_value_it_stands_for(data):
+    """The table's dot products, scores, bias, ranks and gates, the output rows, the load and the
+    balance readout: each text is its value at the figure's precision."""
+    P, text = data["precision"], data["text"]
+    assert text["logit"] == [[f"{v:.{P}f}".replace("-", "−") for v in row] for row in data["logits"]]
+    assert text["score"] == [[f"{v:.{P}f}" for v in row] for row in data["scores"]]
+    assert [float(b.replace("−", "-")) for b in text["bias"]] == pytest.approx(data["bias"], abs=0.5 * 10**-P)
+    assert text["balance_even"] == f"{data['balance_even']:.{P}f}" == f"{1:.{P}f}"
+    for key in ROUTINGS:
+        r, shown = data[key], data[key]["text"]
+        assert shown["load"] == [str(n) for n in r["load"]] and shown["balance"] == f"{r['balance']:.{P}f}"
+        for t, (chosen, gates) in enumerate(zip(r["experts"], r["weights"], strict=True)):
+            assert [shown["rank"][t][e] for e in chosen] == [str(i + 1) for i in range(data["top_k"])]
+            assert [shown["gate"][t][e] for e in chosen] == [f"{g:.{P}f}" for g in gates]
+            others = set(range(len(data["bias"]))) - set(chosen)
+            assert {shown["rank"][t][e] for e in others} == {"—"} and {shown["gate"][t][e] for e in others} == {"0"}
+            values = [*r["expert_out"][t], data["shared_out"][t], r["y"][t]]
+            assert [[float(v.replace("−", "-")) for v in row] for row in shown["output"][t]] == [
+                pytest.approx(row, abs=0.5 * 10**-P) for row in values
+            ]
+
+
+def test_every_sentence_in_every_state_reads_the_data(data):
+    """For each token, without and with the bias: the line under the table, the diagram's label,
+    the output rows and the narration name the chosen experts, best first, with their gates and
+    the gates' sum; the load chart's label and the bias narration give the load and the balance."""
+    P, k, T = data["precision"], data["top_k"], len(data["tokens"])
+    names = data["text"]["expert_names"]
+    assert names == [f"E{e + 1}" for e in range(len(data["bias"]))]
+    for key, biased in ROUTINGS.items():
+        r, path = data[key], [key, "text"]
+        for t, word in enumerate(data["tokens"]):
+            token = f"“{word}” (token {t + 1})"
+            gates = [f"{g:.{P}f}" for g in r["weights"][t]]
+            chosen = [names[e] for e in r["experts"][t]]
+            total = f"{sum(r['weights'][t]):.{P}f}"
+            line = fill(data, [*path, "sum_line", t])
+            assert f"The top {k} of {len(names)} by s_e{' + bias' if biased else ''} win" in line
+            assert line.endswith(f"so the gates sum to {total}. Shared S1, S2 add with weight 1.") and total == "1.000"
+            routes = ", ".join(f"{e} with gate {g}" for e, g in zip(chosen, gates, strict=True))
+            assert (
+                fill(data, [*path, "routes_label", t]) == f"Routes of {token}: to {routes}, and to the shared experts."
+            )
+            rows = [fill(data, [*path, "output_rows", t, i]) for i in range(k + 2)]
+            assert rows == [f"{e}(x), g = {g:.2f}" for e, g in zip(chosen, r["weights"][t], strict=True)] + [
+                "shared(x)",
+                "y",
+            ]
+            goes = ", ".join(f"{e} (g = {g})" for e, g in zip(chosen, gates, strict=True))
+            assert fill(data, [*path, "said_token", t]) == (
+                f"{token} goes to {goes} and to the {data['n_shared']} shared experts; the gates sum to {total}."
+            )
+            assert fill(data, ["text", "chosen_key", t]) == f"experts “{word}” uses"
+            assert fill(data, ["text", "token_aria", t]) == f"Token {t + 1}, {word}"
+        loads = ", ".join(f"{e} {n}" for e, n in zip(names, r["load"], strict=True))
+        assert fill(data, [*path, "load_label"]) == (
+            f"Routing slots per expert{' with the bias' if biased else ''}, of {k * T}: {loads}"
+        )
+        said = fill(data, [*path, "said_bias"])
+        assert said.startswith(f"Bias {'on' if biased else 'off'}: loads {', '.join(map(str, r['load']))}; ")
+        assert f"balance statistic {data['balance_formula']} {r['balance']:.{P}f}, {1:.{P}f} at perfect balance" in said
+        assert fill(data, [*path, "balance_label"]).startswith(data["balance_formula"] + " ")
+    assert fill(data, ["text", "load_full"]) == f"full height: all {T} tokens"

@@ -6,10 +6,14 @@ same counts placed on a shared log scale per quantity, so bars compare across me
 and lengths.
 """
 
+import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from k3explainer.site.readertext import integer, si
 
 from ..experiments import mechanism_costs
 
@@ -21,6 +25,12 @@ MECHANISMS = {
 }
 PHASES = {"prefill": "Prefill", "decode": "Decode"}
 QUANTITIES = {"flops": "FLOPs", "reads": "elements", "kept": "elements"}
+# The schematic's three panels, left to right: what each shows and the quantity it counts.
+REGIONS = [
+    {"key": "read", "quantity": "reads", "title": "Read from memory"},
+    {"key": "computed", "quantity": "flops", "title": "Computed"},
+    {"key": "kept", "quantity": "kept", "title": "Kept for the next step"},
+]
 
 # What happens, in words, per mechanism and phase: (glyph for the computed region, computed, read, kept).
 # Each sentence names exactly the terms its count adds up (PARTS below, from mechanism_costs).
@@ -151,6 +161,55 @@ def log_bars(values: list[np.ndarray]) -> tuple[float, float]:
     return float(np.floor(logs.min()) - 1), float(np.ceil(logs.max()))
 
 
+def precision(x: float, digits: int = 3) -> str:
+    """x to `digits` significant digits as the page wrote it before (JavaScript's toPrecision):
+    "1.25", "20.0", "128", and "1.23e+3" from 10^digits up. A tie rounds up, as there (4.125 is
+    "4.13"), which Python's own formatting would round to even."""
+    exact = Decimal(x)
+    exponent = exact.adjusted() if x else 0
+    rounded = exact.quantize(Decimal(f"1e{exponent - digits + 1}"), ROUND_HALF_UP)
+    if rounded.adjusted() > exponent:  # 99.96 → 100: one digit more on the left
+        exponent += 1
+        rounded = exact.quantize(Decimal(f"1e{exponent - digits + 1}"), ROUND_HALF_UP)
+    if -6 <= exponent < digits:
+        return f"{rounded:f}"
+    return f"{rounded.scaleb(-exponent):f}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
+
+
+def decade(x: float) -> str:
+    """A bar's end, a power of ten: "10 K", not "10.0 K"."""
+    return re.sub(r"\.0+(?= )", "", si(x))
+
+
+def trade_texts(phase: str, t: dict) -> dict:
+    """The note under the table for `phase`: a template, and the texts of its numbers (its slots
+    besides {n}), one per grid point."""
+
+    def times(xs):  # "4.00×"
+        return [f"{precision(x)}×" for x in xs]
+
+    if phase == "decode":
+        return {
+            "text": "MLA against softmax attention at decode, N = {n}: softmax attention reads {reads_ratio} as many "
+            "elements, MLA does {flops_ratio} as many FLOPs, {intensity_mla} FLOPs per element read against "
+            "{intensity_softmax}.",
+            "numbers_text": {
+                "reads_ratio": times(t["reads_ratio"]),
+                "flops_ratio": times(t["flops_ratio"]),
+                "intensity_mla": [precision(x) for x in t["intensity"]["mla"]],
+                "intensity_softmax": [precision(x) for x in t["intensity"]["softmax"]],
+            },
+        }
+    return {
+        "text": "MLA against softmax attention at prefill, N = {n}: MLA does {flops_ratio} as many FLOPs, "
+        "{rebuild_share} of them rebuilding keys and values from the latents.",
+        "numbers_text": {
+            "flops_ratio": times(t["flops_ratio"]),
+            "rebuild_share": [f"{precision(100 * x)}%" for x in t["rebuild_share"]],
+        },
+    }
+
+
 def build(params: dict, facts) -> dict:
     mechanisms, phases = list(params["mechanisms"]), list(params["phases"])
     if set(mechanisms) - set(MECHANISMS) or set(phases) - set(PHASES):
@@ -175,7 +234,7 @@ def build(params: dict, facts) -> dict:
         m: {
             p: {
                 q: [
-                    {"key": k, "label": PARTS[q][k], "values": v}
+                    {"key": k, "label": PARTS[q][k], "values": v, "value_text": [si(x) for x in v]}
                     for k, v in costs[m][p][f"{q}_parts"].items()
                     if np.any(v)
                 ]
@@ -208,19 +267,40 @@ def build(params: dict, facts) -> dict:
             "rebuild_share": mla["flops_parts"].get("rebuild", np.zeros_like(mla["flops"])) / mla["flops"],
             "why_md": why[p],  # rendered by the pipeline into why_html
         }
+        trade[p] |= trade_texts(p, trade[p])
+    labels = {m: MECHANISMS[m]["label"].format(k=ratio) for m in mechanisms}
     return {
         "n": N,
+        "n_text": [integer(n) for n in N],
         "n_default_index": int(np.flatnonzero(N == params["n_tokens"])[0]),
         "constants": consts,  # the kernel's inputs, so tests can recompute every count
         "units": QUANTITIES,
-        "mechanisms": [
-            {"key": m, **MECHANISMS[m], "label": MECHANISMS[m]["label"].format(k=ratio)} for m in mechanisms
-        ],
+        "mechanisms": [{"key": m, **MECHANISMS[m], "label": labels[m]} for m in mechanisms],
         "phases": [{"key": p, "label": PHASES[p]} for p in phases],
+        "regions": REGIONS,
         "values": {m: {p: {q: costs[m][p][q] for q in QUANTITIES} for p in phases} for m in mechanisms},
+        # what the panels, the table and the narration show, written here (readertext) so tests read them
+        "value_text": {
+            m: {p: {q: [si(x) for x in costs[m][p][q]] for q in QUANTITIES} for p in phases} for m in mechanisms
+        },
+        "text": {
+            "slider": "{n} tokens",
+            "scale": "log scale, shared by all",
+            "amount": {q: f"{{value}} {unit}" for q, unit in QUANTITIES.items()},  # a panel's count
+            "caption": {p: f"{PHASES[p]} at N = {{n}} tokens, one layer" for p in phases},
+            "describe": {
+                m: {
+                    p: f"{labels[m]}, {p} at N = {{n}} tokens: reads {{reads}} {QUANTITIES['reads']}, computes "
+                    f"{{flops}} {QUANTITIES['flops']}, keeps {{kept}} {QUANTITIES['kept']} per layer."
+                    for p in phases
+                }
+                for m in mechanisms
+            },
+        },
         "parts": parts,
         "bars": {m: {p: {q: np.round(b, 4) for q, b in bars[m][p].items()} for p in phases} for m in mechanisms},
         "bar_ends": {q: [10.0**lo, 10.0**hi] for q, (lo, hi) in scales.items()},  # the values at a bar's two ends
+        "bar_ends_text": {q: [decade(10.0**lo), decade(10.0**hi)] for q, (lo, hi) in scales.items()},
         "story": {
             m: {p: dict(zip(("glyph", "computed", "read", "kept"), STORY[m, p], strict=True)) for p in phases}
             for m in mechanisms

@@ -2,14 +2,11 @@
  * of one layer shows what is read from memory, what is computed and what is kept, each with its
  * count from mechanism_costs, the named terms that count adds up, and a bar on a shared log scale;
  * a table compares all mechanisms in the same phase, and a note states MLA's trade against softmax
- * attention in that phase. Counts, ratios, bar lengths and texts all come from the builder. */
+ * attention in that phase. Counts, ratios, bar lengths and every text come from the builder
+ * (ctx.show places them). */
 (function () {
   "use strict";
-  var REGIONS = [
-    { key: "read", quantity: "reads", title: "Read from memory", color: "--orange" },
-    { key: "computed", quantity: "flops", title: "Computed", color: "--blue" },
-    { key: "kept", quantity: "kept", title: "Kept for the next step", color: "--violet" },
-  ];
+  var COLORS = { read: "--orange", computed: "--blue", kept: "--violet" };  // per region of data.regions
 
   /* ---------- glyphs: small pictures of the data each region touches ---------- */
   function cells(list, color) {  // list of [x, y, w, h, filled]
@@ -52,10 +49,9 @@
       var byKey = {};
       data.mechanisms.forEach(function (m) { byKey[m.key] = m; });
       var mech = ctx.get().mech, phase = ctx.get().phase, idx = data.n.indexOf(ctx.get().n);  // what paint() shows
-
-      function amount(x, quantity) { return W.si(x) + " " + data.units[quantity]; }
-      function decade(x) { return W.si(x).replace(/\.0+(?= )/, ""); }  // a bar's ends are powers of ten: "10 K", not "10.0 K"
-      function phaseLabel(p) { return data.phases.filter(function (x) { return x.key === p; })[0].label; }
+      var REGIONS = data.regions;
+      function nSlot(i) { return { n: ["n_text", i] }; }
+      function valueAt(m, p, quantity, i) { return ["value_text", m, p, quantity, i]; }
 
       /* ---------- controls ---------- */
       var mechChoice = W.choice({
@@ -70,7 +66,7 @@
       });
       var slider = W.slider({
         label: "Context N", values: data.n, index: idx,
-        format: function (n) { return W.int(n) + " tokens"; },
+        format: function (n) { return ctx.text(["text", "slider"], nSlot(data.n.indexOf(n))); },
         onInput: function (i) { ctx.set({ n: data.n[i] }, "input"); },
       });
       slider.input.setAttribute("aria-label", "Context length N");
@@ -88,15 +84,16 @@
           text: el("p", { class: "f16-text" }),
           parts: el("ul", { class: "f16-parts" }),
         };
-        p.fill.style.background = "var(" + r.color + ")";
+        var color = "var(" + COLORS[r.key] + ")";
+        p.fill.style.background = color;
         p.node = el("section", { class: "f16-panel", "data-region": r.key, "aria-label": r.title },
-          el("h3", { class: "f16-title", text: r.title }), p.glyph, p.value,
+          ctx.show(el("h3", { class: "f16-title" }), ["regions", i, "title"]), p.glyph, p.value,
           el("span", { class: "f16-bar", "aria-hidden": "true", "data-graphic": "chart" }, p.fill),
           el("span", { class: "f16-scale k3-axis-title", "aria-hidden": "true" },
-            el("span", { text: decade(data.bar_ends[r.quantity][0]) }), el("span", { text: "log scale, shared by all" }),
-            el("span", { text: decade(data.bar_ends[r.quantity][1]) })),
+            ctx.show(el("span"), ["bar_ends_text", r.quantity, 0]), ctx.show(el("span"), ["text", "scale"]),
+            ctx.show(el("span"), ["bar_ends_text", r.quantity, 1])),
           p.text, p.parts);
-        p.node.style.setProperty("--f16-c", "var(" + r.color + ")");
+        p.node.style.setProperty("--f16-c", color);
         panels[r.key] = p;
         if (i) schematic.appendChild(el("span", { class: "f16-arrow", "aria-hidden": "true", text: "→" }));
         schematic.appendChild(p.node);
@@ -106,9 +103,10 @@
       var caption = el("caption");
       var rows = {};
       var tbody = el("tbody");
-      data.mechanisms.forEach(function (m) {
+      data.mechanisms.forEach(function (m, k) {
         var cells = REGIONS.map(function (r) { return el("td", { class: "k3-num", "data-q": r.quantity }); });
-        var tr = el("tr", { "data-mech": m.key }, el("th", { scope: "row", text: m.label }), cells[0], cells[1], cells[2]);
+        var tr = el("tr", { "data-mech": m.key }, ctx.show(el("th", { scope: "row" }), ["mechanisms", k, "label"]),
+          cells[0], cells[1], cells[2]);
         rows[m.key] = { node: tr, values: cells };
         tbody.appendChild(tr);
       });
@@ -123,7 +121,7 @@
       var trade = el("p", { class: "f16-trade" }, tradeNums, " ", tradeWhy);
 
       var consts = el("p", { class: "f16-consts" }, el("span", { class: "badge badge-illustrative", text: "Illustrative" }), " ",
-        W.html(el("span"), data.constants_html));  // rendered at build time
+        ctx.show(el("span"), ["constants_html"]));  // rendered at build time
 
       mount.appendChild(el("div", { class: "f16" },
         el("div", { class: "f16-controls" },
@@ -146,8 +144,8 @@
         REGIONS.forEach(function (r) {
           var p = panels[r.key];
           p.glyph.textContent = "";
-          p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), r.color));
-          p.text.textContent = story[r.key];
+          p.glyph.appendChild(cells(GLYPHS[glyphs[r.key]](), COLORS[r.key]));
+          ctx.show(p.text, ["story", mech, phase, r.key]);
           // the mechanism's memory is the symbol other sections' equations name (KV cache, state, latent)
           var sym = r.key === "kept" || (r.key === "read" && phase === "decode") ? byKey[mech].sym : null;
           if (sym) p.node.setAttribute("data-sym", sym); else p.node.removeAttribute("data-sym");
@@ -157,48 +155,46 @@
           ul.textContent = "";
           panels[region].partValues = [];
           if (list.length < 2) return;
-          list.forEach(function (part) {
+          list.forEach(function (part, k) {
             var value = el("span", { class: "f16-part-value k3-num" });
             panels[region].partValues.push(value);
-            ul.appendChild(el("li", { "data-part": part.key }, el("span", { class: "f16-part-label", text: part.label }), value));
+            ul.appendChild(el("li", { "data-part": part.key },
+              ctx.show(el("span", { class: "f16-part-label" }), partsPath(region).concat([k, "label"])), value));
           });
         });
         data.mechanisms.forEach(function (m) { rows[m.key].node.classList.toggle("is-current", m.key === mech); });
       }
+      function partsPath(region) { return ["parts", mech, phase, region === "read" ? "reads" : "flops"]; }
       function partsOf(region) { return data.parts[mech][phase][region === "read" ? "reads" : "flops"]; }
       function paint() {
         if (shaped !== mech + "/" + phase) paintShape();
         shaped = mech + "/" + phase;
-        var values = data.values[mech][phase], bars = data.bars[mech][phase];
+        var bars = data.bars[mech][phase];
         REGIONS.forEach(function (r) {
           var p = panels[r.key];
-          W.text(p.value, amount(values[r.quantity][idx], r.quantity));
+          ctx.show(p.value, ["text", "amount", r.quantity], { value: valueAt(mech, phase, r.quantity, idx) });
           p.fill.style.width = (100 * bars[r.quantity][idx]) + "%";
         });
         ["read", "computed"].forEach(function (region) {
-          panels[region].partValues.forEach(function (node, k) { W.text(node, W.si(partsOf(region)[k].values[idx])); });
+          panels[region].partValues.forEach(function (node, k) {
+            ctx.show(node, partsPath(region).concat([k, "value_text", idx]));
+          });
         });
         paintTrade();
-        W.text(caption, phaseLabel(phase) + " at N = " + W.int(data.n[idx]) + " tokens, one layer");
+        ctx.show(caption, ["text", "caption", phase], nSlot(idx));
         data.mechanisms.forEach(function (m) {
           REGIONS.forEach(function (r, i) {
-            W.text(rows[m.key].values[i], W.si(data.values[m.key][phase][r.quantity][idx]));  // unit in the header
+            ctx.show(rows[m.key].values[i], valueAt(m.key, phase, r.quantity, idx));  // unit in the header
           });
         });
       }
-      function times(x) { return x.toPrecision(3) + "×"; }
       function paintTrade() {
-        var t = data.trade[phase], n = W.int(data.n[idx]);
-        if (phase === "decode") {
-          tradeNums.textContent = "MLA against softmax attention at decode, N = " + n + ": softmax attention reads " +
-            times(t.reads_ratio[idx]) + " as many elements, MLA does " + times(t.flops_ratio[idx]) + " as many FLOPs, " +
-            t.intensity.mla[idx].toPrecision(3) + " FLOPs per element read against " + t.intensity.softmax[idx].toPrecision(3) + ".";
-        } else {
-          tradeNums.textContent = "MLA against softmax attention at prefill, N = " + n + ": MLA does " +
-            times(t.flops_ratio[idx]) + " as many FLOPs, " + (100 * t.rebuild_share[idx]).toPrecision(3) +
-            "% of them rebuilding keys and values from the latents.";
-        }
-        if (whyPhase !== phase) W.html(tradeWhy, t.why_html);  // rendered at build time
+        var slots = nSlot(idx);
+        Object.keys(data.trade[phase].numbers_text).forEach(function (name) {
+          slots[name] = ["trade", phase, "numbers_text", name, idx];
+        });
+        ctx.show(tradeNums, ["trade", phase, "text"], slots);
+        if (whyPhase !== phase) ctx.show(tradeWhy, ["trade", phase, "why_html"]);  // rendered at build time
         whyPhase = phase;
       }
 
@@ -213,10 +209,9 @@
           paint();
         },
         describe: function (prev, next) {
-          var v = data.values[next.mech][next.phase], i = data.n.indexOf(next.n);
-          return byKey[next.mech].label + ", " + next.phase + " at N = " + W.int(next.n) + " tokens: reads " +
-            amount(v.reads[i], "reads") + ", computes " + amount(v.flops[i], "flops") + ", keeps " +
-            amount(v.kept[i], "kept") + " per layer.";
+          var i = data.n.indexOf(next.n), slots = nSlot(i);
+          ["reads", "flops", "kept"].forEach(function (q) { slots[q] = valueAt(next.mech, next.phase, q, i); });
+          return { path: ["text", "describe", next.mech, next.phase], slots: slots };
         },
       };
     },

@@ -1,35 +1,34 @@
-"""FIG 05 · re-association: the toggle folds N×N into d×d (click and keyboard; the fold animates,
-or not under reduced motion), rows trace a query, the one output table shows each order's output
-(equal to linear_attention's two forms) with the |Δ| strip, the memory chart and its table equal the
-kernel's costs, state in the URL."""
+"""FIG 05 · re-association in the browser: the toggle folds N×N into d×d (click and keyboard; the
+fold animates, or not under reduced motion), rows trace a query, the one output table shows each
+order's output with the |Δ| strip, the memory chart and its table show the costs, state in the URL.
+What is shown is checked against what was shipped; the shipped data against the kernels, and its
+sentences against the numbers, in test_fig_05_data.py."""
 
 import re
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import linear_attention, reassociate, reassociation_costs
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, shown_number
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-05"
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
+def shipped(site_dir):
     data = shipped_data(site_dir, FIG)
-    pq, pk, v = (np.array(data[n]) for n in ("phi_q", "phi_k", "v"))
-    N, d, dv = data["n"], data["d"], data["d_v"]
     return {
-        "n": N,
-        "par": linear_attention(pq, pk, v, form="parallel"),
-        "rec": linear_attention(pq, pk, v, form="recurrent"),
-        "scores": np.tril(reassociate(pq, pk, v)["scores"]),
-        "states": [reassociate(pq[: t + 1], pk[: t + 1], v[: t + 1])["state"] for t in range(N)],
-        "costs": reassociation_costs(N, d, dv),
-        "growth": reassociation_costs(np.array(data["growth"]["n"]), d, dv),
-        "growth_n": data["growth"]["n"],
-        "y_ticks": data["growth"]["y_ticks"],
+        **data,
+        "par": np.array(data["out_parallel"]),
+        "rec": np.array(data["out_recurrent"]),
+        "states": [np.array(s) for s in data["states"]],
     }
 
 
@@ -46,135 +45,144 @@ def shown_sci(text):
     return float(text)
 
 
-def assert_outputs(fig, kernel, linear):
+def assert_outputs(fig, page, site_dir, shipped, linear):
     """The one output table holds the order shown; its |Δ| strip is the two orders' per-row difference."""
-    N = kernel["n"]
+    N = shipped["n"]
     shown = np.array(numbers(fig.locator(".f05-out td:not(.f05-delta)"))).reshape(N, -1)
-    np.testing.assert_allclose(shown, kernel["rec" if linear else "par"], atol=0.0005)
+    np.testing.assert_allclose(shown, shipped["rec" if linear else "par"], atol=0.0005)
     assert ("through the state" if linear else "through the matrix") in fig.locator(".f05-out caption").inner_text()
-    strip = [shown_sci(t) for t in fig.locator(".f05-out td.f05-delta").all_inner_texts()]
-    want = np.max(np.abs(kernel["par"] - kernel["rec"]), axis=1)
-    np.testing.assert_allclose(strip, want, rtol=0.06, atol=1e-30)
-    diff = np.max(np.abs(kernel["par"] - kernel["rec"]))
+    strip = fig.locator(".f05-out td.f05-delta").all_inner_texts()
+    assert strip == shipped["row_diff_text"]
+    np.testing.assert_allclose([shown_sci(t) for t in strip], shipped["row_diff"], rtol=0.06, atol=1e-30)
+    diff = shipped["max_diff"]
     assert shown_sci(fig.locator(".f05-maxdiff").inner_text()) == pytest.approx(diff, rel=0.06) and diff < 1e-12
     # drawn on the outputs' colour scale, the strip is blank: its heat share is below a thousandth of a percent
     shares = fig.locator(".f05-out td.f05-delta").evaluate_all(
         "tds => tds.map(td => +td.style.getPropertyValue('--w'))"
     )
-    assert max(shares) < 1e-5 and max(shares) == pytest.approx(diff / np.abs(kernel["par"]).max(), rel=0.01)
+    assert max(shares) < 1e-5 and max(shares) == pytest.approx(diff / np.abs(shipped["par"]).max(), rel=0.01)
+    assert_shown_is_shipped(page, site_dir, FIG)
 
 
-def assert_middle(fig, kernel, t, linear):
+def assert_middle(fig, page, site_dir, shipped, t, linear):
     assert fig.locator(".f05-toggle").get_attribute("aria-pressed") == ("true" if linear else "false")
     assert fig.locator(".f05-middle.is-linear").count() == (1 if linear else 0)
     assert fig.locator(".f05-nn").get_attribute("aria-hidden") == ("true" if linear else "false")
     nn = fig.locator(".f05-nn .f05-cell").all_inner_texts()
-    N = kernel["n"]
+    N = shipped["n"]
     for s in range(N):  # row t of the masked matrix, to one decimal
         cell = nn[t * N + s].strip()
         if s <= t:
-            assert shown_number(cell) == pytest.approx(kernel["scores"][t, s], abs=0.05)
+            assert shown_number(cell) == pytest.approx(shipped["scores"][t][s], abs=0.05)
         else:
             assert cell == ""
     dd = numbers(fig.locator(".f05-dd .f05-cell"))  # one decimal, at the matrix's cell size
-    np.testing.assert_allclose(np.array(dd).reshape(kernel["states"][t].shape), kernel["states"][t], atol=0.05)
-    assert fig.locator(f".f05-out tbody tr:nth-child({t + 1}) td.is-changed").count() == len(kernel["par"][t]) + 1
+    np.testing.assert_allclose(np.array(dd).reshape(shipped["states"][t].shape), shipped["states"][t], atol=0.05)
+    assert fig.locator(f".f05-out tbody tr:nth-child({t + 1}) td.is-changed").count() == len(shipped["par"][t]) + 1
     assert fig.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(t)
+    # the grids' labels and the caption under them: this row's, in this order
+    order = "state" if linear else "matrix"
+    assert fig.locator(".f05-nn").get_attribute("aria-label") == shipped["rows_text"][t]["matrix_label"]
+    assert fig.locator(".f05-dd").get_attribute("aria-label") == shipped["rows_text"][t]["state_label"]
+    assert fig.locator(".f05-mid-cap").get_attribute("data-shows") == f'["views","{order}",{t},"caption"]'
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 3 + 3 + 4 + 6  # costs, |Δ| line, heads, points
 
 
-def test_numbers_equal_the_kernels(watched, site_url, kernel):
+def test_numbers_are_the_shipped_ones(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_outputs(fig, kernel, False)
-    assert_middle(fig, kernel, kernel["n"] - 1, False)
+    assert_outputs(fig, page, site_dir, shipped, False)
+    assert_middle(fig, page, site_dir, shipped, shipped["n"] - 1, False)
     # the figure draws the masked middle: its count is the masked product's, the unmasked one named beside it
-    assert shown_number(fig.locator(".f05-madds-q").inner_text()) == kernel["costs"]["madds_quadratic_causal"]
-    assert fig.locator(".f05-madds-note").inner_text() == f" ({kernel['costs']['madds_quadratic']} unmasked)"
-    assert shown_number(fig.locator(".f05-madds-l").inner_text()) == kernel["costs"]["madds_linear"]
+    m = shipped["madds"]
+    assert shown_number(fig.locator(".f05-madds-q").inner_text()) == m["quadratic"]
+    assert fig.locator(".f05-madds-note").inner_text() == f" ({m['quadratic_unmasked']} unmasked)"
+    assert shown_number(fig.locator(".f05-madds-l").inner_text()) == m["linear"]
     fig.locator(".f05-numbers summary").click()  # the chart's numbers, on demand
     rows = fig.locator(".f05-growth tbody tr")
-    g = kernel["growth"]
-    for i, n in enumerate(kernel["growth_n"]):
+    g = shipped["growth"]
+    for i, n in enumerate(g["n"]):
         cells = numbers(rows.nth(i).locator("td"))
         assert cells == [g["middle_quadratic"][i], g["middle_linear"][i], g["madds_quadratic"][i], g["madds_linear"][i]]
+        assert rows.nth(i).locator("td").all_inner_texts() == shipped["growth_text"]["rows"][i]
         assert shown_number(rows.nth(i).locator("th").inner_text()) == n
     assert len(set(g["middle_linear"])) == 1  # the state does not grow
 
 
-def test_memory_chart_plots_the_kernel_costs_on_labelled_log_axes(watched, site_url, kernel):
+def test_memory_chart_plots_the_costs_on_labelled_log_axes(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     chart = fig.locator("svg.f05-chart")
     texts = chart.locator("text").all_text_contents()
+    g = shipped["growth"]
     assert "sequence length N" in texts and "entries held" in texts and "N×N matrix" in texts and "d×d state" in texts
-    assert [shown_number(t) for t in texts if re.fullmatch(r"[0-9,]+", t)] == kernel[
-        "growth_n"
-    ]  # x ticks at the N values
+    assert [shown_number(t) for t in texts if re.fullmatch(r"[0-9,]+", t)] == g["n"]  # x ticks at the N values
     ticks = [t for t in texts if t.startswith("10") and not re.fullmatch(r"[0-9,]+", t)]  # y: 10⁰, 10³, …
-    want = [
-        f"10{str(int(np.log10(v))).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" for v in kernel["y_ticks"]
-    ]
-    assert ticks == want and kernel["y_ticks"][-1] >= max(kernel["growth"]["middle_quadratic"])
-    g = kernel["growth"]
+    want = [f"10{str(int(np.log10(v))).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))}" for v in g["y_ticks"]]
+    assert ticks == want == shipped["growth_text"]["y_ticks"] and g["y_ticks"][-1] >= max(g["middle_quadratic"])
     for cls, key in (("f05-s-nn", "middle_quadratic"), ("f05-s-dd", "middle_linear")):
         titles = chart.locator(f"circle.{cls} title").all_text_contents()
         assert [shown_number(t.split(": ")[1].split(" ")[0]) for t in titles] == list(g[key])
+        assert titles == shipped["growth_text"]["points"][key]
         cy = chart.locator(f"circle.{cls}").evaluate_all("cs => cs.map(c => +c.getAttribute('cy'))")
         if key == "middle_linear":
             assert len(set(cy)) == 1  # flat: the state does not grow
         else:  # on a log axis N² is a straight line: equal rises for equal steps of log N
-            rise = np.diff(cy) / np.diff(np.log10(kernel["growth_n"]))
+            rise = np.diff(cy) / np.diff(np.log10(g["n"]))
             assert rise[0] == pytest.approx(rise[1], rel=1e-6) and rise[0] < 0
     label = chart.get_attribute("aria-label")
     assert all(f"{v:,}" in label for v in g["middle_quadratic"]) and "logarithmic" in label
+    assert label == shipped["growth_text"]["chart_label"]
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 6  # the chart's points among them
 
 
-def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_url, kernel):
+def test_toggle_by_click_and_keyboard_changes_view_and_narration(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    live = fig.locator(".fig-live")
+    live, last, m = fig.locator(".fig-live"), shipped["n"] - 1, shipped["madds"]
     assert live.inner_text() == ""  # nothing is spoken on load
     fig.locator(".f05-toggle").click()
-    assert_middle(fig, kernel, kernel["n"] - 1, True)
-    assert_outputs(fig, kernel, True)
-    assert "Re-associated" in live.inner_text() and f"{kernel['costs']['madds_linear']}" in live.inner_text()
+    assert_middle(fig, page, site_dir, shipped, last, True)
+    assert_outputs(fig, page, site_dir, shipped, True)
+    assert "Re-associated" in live.inner_text() and f"{m['linear']}" in live.inner_text()
+    assert live.get_attribute("data-shows") == f'["views","state",{last},"said_toggle"]'
     assert "fig-05.order=state" in page.url
     fig.locator(".f05-toggle").focus()
     page.keyboard.press("Enter")
-    assert_middle(fig, kernel, kernel["n"] - 1, False)
+    assert_middle(fig, page, site_dir, shipped, last, False)
     assert "Unfolded" in live.inner_text()
     assert (
-        f"{kernel['costs']['madds_quadratic_causal']} multiply-adds for all {kernel['n']} rows with the mask "
-        f"({kernel['costs']['madds_quadratic']} without)"
+        f"{m['quadratic']} multiply-adds for all {shipped['n']} rows with the mask ({m['quadratic_unmasked']} without)"
     ) in live.inner_text()
     page.keyboard.press("Space")
-    assert_middle(fig, kernel, kernel["n"] - 1, True)
-    assert_outputs(fig, kernel, True)
+    assert_middle(fig, page, site_dir, shipped, last, True)
+    assert_outputs(fig, page, site_dir, shipped, True)
 
 
-def test_rows_by_click_and_arrow_keys(watched, site_url, kernel):
+def test_rows_by_click_and_arrow_keys(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     fig.locator("[role=radio][data-value='2']").click()
-    assert_middle(fig, kernel, 2, False)
+    assert_middle(fig, page, site_dir, shipped, 2, False)
     page.keyboard.press("ArrowRight")
-    assert_middle(fig, kernel, 3, False)
-    first = kernel["par"][3][0]
+    assert_middle(fig, page, site_dir, shipped, 3, False)
+    first = shipped["par"][3][0]
     assert f"{abs(first):.3f}" in fig.locator(".fig-live").inner_text()
+    assert fig.locator(".fig-live").get_attribute("data-shows") == '["views","matrix",3,"said"]'
     # the selected row is marked in the output table (its |Δ| cell too)
     assert fig.locator(".f05-out tbody tr").nth(3).locator("td.is-changed").count() == 5
 
 
-def test_state_in_url_and_history(watched, site_url, kernel):
+def test_state_in_url_and_history(watched, site_url, site_dir, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-05.order=state&fig-05.row=1")
-    assert_middle(fig, kernel, 1, True)
+    assert_middle(fig, page, site_dir, shipped, 1, True)
     fig.locator(".f05-toggle").click()
-    assert_middle(fig, kernel, 1, False)
+    assert_middle(fig, page, site_dir, shipped, 1, False)
     assert "order=state" not in page.url and "fig-05.row=1" in page.url
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f05-middle.is-linear")
-    assert_middle(fig, kernel, 1, True)
+    assert_middle(fig, page, site_dir, shipped, 1, True)
 
 
 def test_fold_animates_and_reduced_motion_stills_it(watched, site_url):
@@ -187,7 +195,11 @@ def test_fold_animates_and_reduced_motion_stills_it(watched, site_url):
     assert "transform" in nn.evaluate("n => getComputedStyle(n).transitionProperty")
     assert nn.evaluate("n => parseFloat(getComputedStyle(n).transitionDuration)") > 0
     page.wait_for_function("() => getComputedStyle(document.querySelector('#fig-05 .f05-nn')).opacity === '0'")
-    page.wait_for_timeout(400)  # the shrink runs a little longer than the fade
+    # the shrink runs longer than the fade, and the state and the ghost come in after it: wait until
+    # no transition is left in the middle
+    page.wait_for_function(
+        "() => document.querySelector('#fig-05 .f05-middle').getAnimations({subtree: true}).length === 0"
+    )
 
     def side(sel):
         return fig.locator(sel).evaluate("n => n.getBoundingClientRect().width")

@@ -1,7 +1,9 @@
 /* FIG 05b · Softmax kernel exp(q·k) against the ELU+1 kernel φ(q)·φ(k). Left: both as a key of
  * length r turns around a fixed query. Right: the attention weights each kernel gives eight
  * seeded keys of that length. Sliders pick r (the slice) and the angle read out; every value was
- * computed at build time by similarity_kernels for every slice, so this file only draws. */
+ * computed at build time by similarity_kernels for every slice, and every text it shows (a slice's
+ * and an angle's numbers, the sentences' templates in data.text) written by the builder, so this
+ * file only draws and places. */
 (function () {
   "use strict";
   function lengths(data) { return data.slices.map(function (s) { return s.length; }); }
@@ -15,13 +17,29 @@
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;
       var lens = lengths(data);
-      function deg(a) { return W.fmt(a, 0) + "°"; }
+      var plot = data.text.plot;  // read as they are: Plotly fills their %{…} placeholders itself
       function li(s) { return lens.indexOf(s.r); }
       function ai(s) { return data.angles.indexOf(s.angle); }
+      /* the texts the slots of data.text's templates take, for a slice (li) and an angle (ai) */
+      function slots(l, a) {
+        var at = ["slices", l];
+        return { theta: ["angle_text", a], r: at.concat("length_text"), dot: at.concat("dot_text", a),
+          exp: at.concat("exp_text", a), elu: at.concat("elu_text", a), phi: ["text", "phi"],
+          exp_min: at.concat("exp_min_text"), elu_min: at.concat("elu_min_text"),
+          ratio_min: at.concat("ratio_min_text"), ratio_max: at.concat("ratio_max_text"),
+          w_exp_max: at.concat("w_exp_max_text"), w_elu_max: at.concat("w_elu_max_text") };
+      }
+      function pick(all, names) {
+        var some = {};
+        names.forEach(function (n) { some[n] = all[n]; });
+        return some;
+      }
 
       var lenSlider = W.slider({ label: "Key length r", values: lens, index: li(ctx.get()),
-        format: function (r) { return W.fmt(r, 2); }, onInput: function (i) { ctx.set({ r: lens[i] }, "input"); } });
-      var angSlider = W.slider({ label: "Angle θ", values: data.angles, index: ai(ctx.get()), format: deg,
+        format: function (r) { return ctx.text(["slices", lens.indexOf(r), "length_text"]); },
+        onInput: function (i) { ctx.set({ r: lens[i] }, "input"); } });
+      var angSlider = W.slider({ label: "Angle θ", values: data.angles, index: ai(ctx.get()),
+        format: function (a) { return ctx.text(["angle_text", data.angles.indexOf(a)]); },
         onInput: function (i) { ctx.set({ angle: data.angles[i] }, "input"); } });
       lenSlider.node.classList.add("f05b-len");
       angSlider.node.classList.add("f05b-ang");
@@ -36,30 +54,28 @@
       mount.appendChild(el("div", { class: "f05b" },
         el("div", { class: "f05b-controls" }, lenSlider.node, angSlider.node),
         el("div", { class: "f05b-plots" },
-          el("div", {}, el("p", { class: "k3-label", text: "Both kernels as the key turns" }), curve),
-          el("div", {}, el("p", { class: "k3-label", text: "Weights over eight keys of that length" }), bars)),
+          el("div", {}, ctx.show(el("p", { class: "k3-label" }), ["text", "curve_head"]), curve),
+          el("div", {}, ctx.show(el("p", { class: "k3-label" }), ["text", "bars_head"]), bars)),
         readout, verdict));
 
-      /* the sentences are built once; an input rewrites only the numbers that changed */
-      var num = {};
-      function n(cls) { return (num[cls] = el("span", { class: "k3-num " + cls })); }
-      readout.append("At θ = ", n("f05b-theta"), ", r = ", n("f05b-r"), ": q·k = ", n("f05b-dot"),
-        ", softmax kernel exp(q·k) = ", n("f05b-exp"), ", ELU+1 kernel ", el("span", { "data-sym": "la-phi", text: "φ(q)·φ(k)" }),
-        " = ", n("f05b-elu"), ".");
-      verdict.append("On this slice the smallest values are ", n("f05b-min-exp"), " and ", n("f05b-min-elu"),
-        " (both positive), and the ratio exp / φ·φ runs from ", n("f05b-rmin"), " to ", n("f05b-rmax"),
-        ": not a constant, so neither kernel is a rescaled copy of the other.");
-      function paintText(s, a) {
-        var values = { "f05b-theta": deg(data.angles[a]), "f05b-r": W.fmt(s.length, 2), "f05b-dot": W.fmt(s.dot[a], 3),
-          "f05b-exp": W.fmt(s.exp[a], 3), "f05b-elu": W.fmt(s.elu[a], 3), "f05b-min-exp": W.fmt(s.exp_min, 3),
-          "f05b-min-elu": W.fmt(s.elu_min, 3), "f05b-rmin": W.fmt(s.ratio_min, 3), "f05b-rmax": W.fmt(s.ratio_max, 3) };
-        Object.keys(values).forEach(function (k) { W.text(num[k], values[k]); });
-        W.attr(curve, "aria-label", "Line plot over the key angle from −180° to 180° at key length " + W.fmt(s.length, 2) +
-          ": exp(q·k) peaks at " + W.fmt(Math.max.apply(null, s.exp), 2) + " when the key aligns with the query; φ(q)·φ(k) peaks at " +
-          W.fmt(Math.max.apply(null, s.elu), 2) + ".");
-        W.attr(bars, "aria-label", "Bar chart of attention weights over eight keys at length " + W.fmt(s.length, 2) +
-          ": softmax " + s.w_exp.map(function (w) { return W.fmt(w, 2); }).join(", ") + "; ELU+1 " +
-          s.w_elu.map(function (w) { return W.fmt(w, 2); }).join(", ") + ".");
+      /* the two sentences are the builder's templates, laid out once: their words as text, each {slot}
+       * a span of its own (a number, or φ(q)·φ(k), which lights with the equation's symbol), so an
+       * input rewrites only the numbers that changed */
+      var spans = {};
+      function lay(node, template) {
+        template.split(/\{(\w+)\}/).forEach(function (part, i) {  // odd parts are slot names
+          if (!(i % 2)) node.append(part);
+          else node.append(spans[part] = part === "phi" ? el("span", { "data-sym": "la-phi" })
+            : el("span", { class: "k3-num f05b-" + part.replace("_", "-") }));
+        });
+      }
+      lay(readout, data.text.readout);
+      lay(verdict, data.text.verdict);
+      function paintText(l, a) {
+        var all = slots(l, a);
+        Object.keys(spans).forEach(function (name) { W.text(spans[name], ctx.text(all[name])); });
+        W.attr(curve, "aria-label", ctx.text(["slices", l, "curve_label"]));
+        W.attr(bars, "aria-label", ctx.text(["slices", l, "bars_label"]));
       }
 
       var Plotly = null;
@@ -79,27 +95,27 @@
         base.hoverlabel = { bgcolor: css("--paper"), bordercolor: rule, font: font };
         var expColor = css("--accent"), eluColor = css("--blue");
         var curves = Plotly.newPlot(curve, [
-          { x: data.angles, y: s.exp, name: "exp(q·k)", mode: "lines", line: { color: expColor, width: 2.5 },
-            hovertemplate: "exp(q·k) %{y:.3f}<extra></extra>" },
-          { x: data.angles, y: s.elu, name: "φ(q)·φ(k)", mode: "lines", line: { color: eluColor, width: 2.5 },
-            hovertemplate: "φ(q)·φ(k) %{y:.3f}<extra></extra>" },
+          { x: data.angles, y: s.exp, name: plot.exp, mode: "lines", line: { color: expColor, width: 2.5 },
+            hovertemplate: plot.exp_hover },
+          { x: data.angles, y: s.elu, name: plot.elu, mode: "lines", line: { color: eluColor, width: 2.5 },
+            hovertemplate: plot.elu_hover },
         ], Object.assign({}, base, {
-          xaxis: Object.assign({ range: [-180, 180], dtick: 90, ticksuffix: "°", title: { text: "angle between key and query" } }, axis),
-          yaxis: Object.assign({ range: [0, data.y_max], rangemode: "tozero", title: { text: "similarity (before normalising)" } }, axis),
+          xaxis: Object.assign({ range: [-180, 180], dtick: 90, ticksuffix: "°", title: { text: plot.angle_axis } }, axis),
+          yaxis: Object.assign({ range: [0, data.y_max], rangemode: "tozero", title: { text: plot.similarity_axis } }, axis),
           /* hovering anywhere above an angle reads it: one tooltip for both curves, headed by the
            * angle as the axis prints it (the tick suffix already carries the degree sign) */
           shapes: marker(ai(ctx.get())), hovermode: "x unified",
         }), { displayModeBar: false, responsive: true });
         var keyNames = data.key_angles.map(function (a, i) { return "k" + (i + 1); });
         var barPlot = Plotly.newPlot(bars, [
-          { type: "bar", x: keyNames, y: s.w_exp, name: "softmax", marker: { color: expColor },
-            hovertemplate: "%{x}<br>softmax weight %{y:.3f}<extra></extra>" },
-          { type: "bar", x: keyNames, y: s.w_elu, name: "ELU+1, normalised", marker: { color: eluColor },
-            hovertemplate: "%{x}<br>ELU+1 weight %{y:.3f}<extra></extra>" },
+          { type: "bar", x: keyNames, y: s.w_exp, name: plot.softmax, marker: { color: expColor },
+            hovertemplate: plot.softmax_hover },
+          { type: "bar", x: keyNames, y: s.w_elu, name: plot.elu_weights, marker: { color: eluColor },
+            hovertemplate: plot.elu_weights_hover },
         ], Object.assign({}, base, {
           barmode: "group",
-          xaxis: Object.assign({}, axis, { gridcolor: "rgba(0,0,0,0)", title: { text: "key" } }),
-          yaxis: Object.assign({ range: [0, data.w_max], title: { text: "attention weight" } }, axis),
+          xaxis: Object.assign({}, axis, { gridcolor: "rgba(0,0,0,0)", title: { text: plot.key_axis } }),
+          yaxis: Object.assign({ range: [0, data.w_max], title: { text: plot.weight_axis } }, axis),
         }), { displayModeBar: false, responsive: true });
         return Promise.all([curves, barPlot]);
       }
@@ -114,7 +130,7 @@
             var s = data.slices[li(state)], a = ai(state);
             if (lenSlider.get() !== li(state)) lenSlider.set(li(state));  // the slider dragged has painted itself
             if (angSlider.get() !== a) angSlider.set(a);
-            paintText(s, a);
+            paintText(li(state), a);
             if (!prev) return;  // drawn in this state by draw()
             if (prev.r !== state.r) {  // new values, same axes: an animation of no duration redraws the traces only
               // a quick next input interrupts this animation, and Plotly rejects the interrupted one's
@@ -125,10 +141,8 @@
             if (prev.angle !== state.angle) Plotly.relayout(curve, { shapes: marker(a) });
           },
           describe: function (prev, next) {
-            var s = data.slices[li(next)], a = ai(next);
-            return "Key length " + W.fmt(s.length, 2) + ", angle " + deg(data.angles[a]) + ": exp(q·k) = " + W.fmt(s.exp[a], 3) +
-              ", φ(q)·φ(k) = " + W.fmt(s.elu[a], 3) + "; largest softmax weight " + W.fmt(Math.max.apply(null, s.w_exp), 2) +
-              " against " + W.fmt(Math.max.apply(null, s.w_elu), 2) + " for ELU+1.";
+            var names = ["r", "theta", "exp", "elu", "w_exp_max", "w_elu_max"];
+            return { path: ["text", "describe"], slots: pick(slots(li(next), ai(next)), names) };
           },
         };
       });

@@ -4,11 +4,14 @@ none on the fact's), with the gate acting at the switch or on every step. The bu
 up the runs and shapes what `experiments.forgetting_curves` measures: how much of each kind of item
 a query still gets back after each token, for every α on the slider."""
 
+from decimal import ROUND_HALF_UP, Decimal
 from itertools import pairwise
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from k3explainer.site.readertext import MINUS, fixed
 
 from ..experiments import FORGETTING_KINDS, FORGETTING_MECHANISMS, forgetting_curves, gate_schedule
 
@@ -59,6 +62,83 @@ def read_times(n_tokens: int, switch_at: int, stride: int) -> list[int]:
     return sorted(set(range(0, n_tokens, stride)) | {switch_at - 1, switch_at, n_tokens - 1})
 
 
+def percent(x: float) -> str:
+    """A share as the page writes it ("58%", "−3%"): whole percent, a half rounded away from zero as
+    JavaScript's toFixed rounds it, the form the table showed before its text moved here
+    (readertext.fixed rounds a half to even, and 100 × 0.085 is exactly 8.5)."""
+    n = Decimal(100 * x).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return (MINUS if n < 0 else "") + f"{abs(n)}%"
+
+
+def as_percent(values):
+    """Nested lists of shares → the same nesting of percent texts."""
+    return [as_percent(v) for v in values] if isinstance(values, list) else percent(values)
+
+
+def gate_row_label(mech: str, gates, n_slow: int) -> str:
+    """What one row of the gate strip says to a screen reader: each channel's factor, grouped."""
+    if all(g == gates[0] for g in gates):
+        return (
+            f"{MECHANISM_LABELS[mech]}: {'no gate, ' if mech == 'deltanet' else ''}every channel × {fixed(gates[0], 2)}"
+        )
+    return f"{MECHANISM_LABELS[mech]}: fact channels × {fixed(gates[0], 2)}, topic channels × {fixed(gates[n_slow], 2)}"
+
+
+def reader_text(p: Params, times: list[int], first_old: int, first_new: int) -> dict:
+    """The figure's sentences: templates whose {slots} the component fills with shipped texts
+    (token: the token read, when: a schedule's label, alpha: α's text, a mechanism's key: its
+    recall there, <kind>_<mechanism> in the narration)."""
+    switch_token, mechs = p.switch_at + 1, list(FORGETTING_MECHANISMS)
+    keeps = "an empty cell keeps its channel (× 1), a full orange one clears it (× 0)."
+
+    def reads(slot) -> str:
+        return ", ".join(f"{MECHANISM_LABELS[m]} {{{slot(m)}}}" for m in mechs)
+
+    def chart_label(kind: str, said: str) -> str:
+        return (
+            f"{KIND_LABELS[kind]}: share of each stored value a query still gets back, tokens 1 to {p.n_tokens}, "
+            f"switch before token {switch_token}. After token {{token}}: {said}."
+        )
+
+    # the kinds written by each token read (nothing of a topic exists before its first pair); the
+    # narration has one template for each such set, keyed by its kinds joined with "_"
+    phases = {
+        tuple(k for k in FORGETTING_KINDS if k == "fact" or i >= (first_new if k == "new" else first_old))
+        for i in range(len(times))
+    }
+    heads = {"token": "After token {token}: ", "setting": "Gate {when}, α = {alpha}, after token {token}: "}
+    return {
+        "schedule_group": "When the gate acts",
+        "alpha_input": "Gate alpha of Gated DeltaNet, and of KDA on the topic channels",
+        "alpha_slider": "α = {alpha}",
+        "token_slider": "after token {token}",
+        "channel_title": "channel {channel}: × {factor}",
+        "gate_note": {
+            "switch": f"What each key channel is multiplied by at the switch (token {switch_token}; every other token: × 1): {keeps}",
+            "every": f"What each key channel is multiplied by before every token's write: {keeps}",
+        },
+        "chart_label": {
+            k: {"written": chart_label(k, reads(lambda m: m)), "unwritten": chart_label(k, "not written yet")}
+            for k in FORGETTING_KINDS
+        },
+        "caption": "After token {token} · gate {when}, α = {alpha}",
+        "unwritten_cell": "—",
+        "describe": {
+            head: {
+                "_".join(written): head_text
+                + "; ".join(
+                    f"{KIND_LABELS[k].lower()} — "
+                    + (reads(lambda m, k=k: f"{k}_{m}") if k in written else "not written yet")
+                    for k in FORGETTING_KINDS
+                )
+                + "."
+                for written in sorted(phases)
+            }
+            for head, head_text in heads.items()
+        },
+    }
+
+
 def build(params: dict, facts) -> dict:
     p = Params.model_validate(params)
     stream = dict(
@@ -101,12 +181,17 @@ def build(params: dict, facts) -> dict:
             for a in p.alphas
         ]
 
+    gates = {m: channel_gates(m) for m in FORGETTING_MECHANISMS}
+    first_new = times.index(p.switch_at)  # the new topic's lines start here: nothing of it exists before
+    # the old topic's first pair is written at t = 1 (the fact takes t = 0): before it there is nothing to recall
+    first_old = next(i for i, t in enumerate(times) if t >= 1)
+    x_ticks = [1] + [16 * (i + 1) for i in range(p.n_tokens // 16)]
+    y_ticks = [0.0, 0.5, 1.0]
     return {
-        "channel_gates": {m: channel_gates(m) for m in FORGETTING_MECHANISMS},
+        "channel_gates": gates,
         "tokens": [t + 1 for t in times],  # recall is read after these tokens (counted from 1; steps t = token − 1)
-        "first_new": times.index(p.switch_at),  # the new topic's lines start here: nothing of it exists before
-        # the old topic's first pair is written at t = 1 (the fact takes t = 0): before it there is nothing to recall
-        "first_old": next(i for i, t in enumerate(times) if t >= 1),
+        "first_new": first_new,
+        "first_old": first_old,
         "switch_token": p.switch_at + 1,  # the first new-topic token (where the "switch" gate acts)
         "n_tokens": p.n_tokens,
         "alphas": p.alphas,
@@ -131,6 +216,21 @@ def build(params: dict, facts) -> dict:
         "gated": {s: gated[i, 0] for i, s in enumerate(schedules)},  # [schedule] → [alpha][kind][time]
         "kda": {s: gated[i, 1] for i, s in enumerate(schedules)},
         "y_min": float(min(0.0, np.floor(recall.min() * 10) / 10)),
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        # what the page writes, in the shapes of the numbers it writes them from
+        "x_tick_text": [str(t) for t in x_ticks],
+        "y_tick_text": [percent(r) for r in y_ticks],
+        "alpha_text": [fixed(a, 2) for a in p.alphas],
+        "channel_numbers": list(range(1, p.d_k + 1)),
+        "channel_gate_text": {m: [[fixed(g, 2) for g in row] for row in gates[m]] for m in gates},
+        "gate_row_label": {m: [gate_row_label(m, row, p.n_slow) for row in gates[m]] for m in gates},
+        "recall_text": {
+            "deltanet": as_percent(recall[0].tolist()),
+            "gated": {s: as_percent(gated[i, 0].tolist()) for i, s in enumerate(schedules)},
+            "kda": {s: as_percent(gated[i, 1].tolist()) for i, s in enumerate(schedules)},
+        },
+        "text": reader_text(p, times, first_old, first_new),
         "provenance": {
             "kernels": [
                 "experiments.forgetting_curves",

@@ -12,13 +12,12 @@
     { key: "kda", cls: "f07b-kda", sym: "kda-alpha" },
   ];
   var VB = { w: 300, h: 168, l: 38, r: 8, t: 18, b: 30 };  // one chart's viewBox and plot margins
-  function fa(a) { return window.K3W.fmt(a, 2); }
-  function pct(x) { return window.K3W.fmt(100 * x, 0) + "%"; }
+  function urlAlpha(a) { return window.K3W.fmt(a, 2); }  // α as the link writes it
 
   K3.register("fig-07b-forgetting", {
     state: function (data) {
       return { when: K3.state.oneOf(data.schedules, data.schedule_default),
-        alpha: K3W.gridState(data.alphas, data.alpha_default, fa),
+        alpha: K3W.gridState(data.alphas, data.alpha_default, urlAlpha),
         token: K3W.gridState(data.tokens, data.tokens[data.tokens.length - 1]) };  // a link to any token opens the nearest one read
     },
     setup: function (mount, data, ctx) {
@@ -28,21 +27,28 @@
         var a = data.alphas.indexOf(s.alpha);
         return { deltanet: data.deltanet, gated: data.gated[s.when][a], kda: data.kda[s.when][a] };
       }
+      function ai(s) { return data.alphas.indexOf(s.alpha); }
       function ti(s) { return toks.indexOf(s.token); }
       // nothing of a topic exists before its first pair: the old one's after the fact, the new one's at the switch
       function shown(kind, i) { return kind === "fact" || i >= (kind === "new" ? data.first_new : data.first_old); }
+      // where the text of a mechanism's recall of a kind lies, in the state s
+      function recallText(m, k, s) {
+        var c = kinds.indexOf(k), i = ti(s);
+        return m === "deltanet" ? ["recall_text", m, c, i] : ["recall_text", m, s.when, ai(s), c, i];
+      }
+      function settingSlots(s) { return { token: ["tokens", ti(s)], when: ["schedule_labels", s.when], alpha: ["alpha_text", ai(s)] }; }
 
       /* ---------- controls ---------- */
-      var when = W.choice({ label: "When the gate acts", value: st.when,
+      var when = W.choice({ label: ctx.text(["text", "schedule_group"]), value: st.when,
         options: data.schedules.map(function (s) { return { value: s, text: data.schedule_labels[s] }; }),
         onChange: function (v, how) { ctx.set({ when: v }, how); } });
       var alpha = W.slider({ label: "gate α", values: data.alphas, index: data.alphas.indexOf(st.alpha),
-        format: function (a) { return "α = " + fa(a); },
+        format: function (a) { return ctx.text(["text", "alpha_slider"], { alpha: ["alpha_text", data.alphas.indexOf(a)] }); },
         onInput: function (i) { ctx.set({ alpha: data.alphas[i] }, "input"); } });
-      alpha.input.setAttribute("aria-label", "Gate alpha of Gated DeltaNet, and of KDA on the topic channels");
+      alpha.input.setAttribute("aria-label", ctx.text(["text", "alpha_input"]));
       alpha.node.setAttribute("data-sym", "gd-alpha");
       var token = W.slider({ label: "Token", values: toks, index: ti(st),
-        format: function (t) { return "after token " + t; },
+        format: function (t) { return ctx.text(["text", "token_slider"], { token: ["tokens", toks.indexOf(t)] }); },
         onInput: function (i) { ctx.set({ token: toks[i] }, "input"); } });
       [alpha, token].forEach(function (s) { s.input.addEventListener("change", function () { ctx.end(); }); });
 
@@ -50,8 +56,8 @@
       var gateNote = el("p", { class: "f07b-gate-note", id: ctx.id + "-gate-note" });
       var strip = el("div", { class: "f07b-strip" }, el("div", { class: "f07b-srow", "aria-hidden": "true" }, el("span"),
         el("span", { class: "f07b-cells" },
-          el("span", { class: "f07b-group f07b-g-fact", style: "grid-column: span " + data.n_slow, text: "fact" }),
-          el("span", { class: "f07b-group", style: "grid-column: span " + (data.d_k - data.n_slow), text: "topic channels" }))));
+          el("span", { class: "f07b-group f07b-g-fact", style: "--span:" + data.n_slow, text: "fact" }),
+          el("span", { class: "f07b-group", style: "--span:" + (data.d_k - data.n_slow), text: "topic channels" }))));
       strip.style.setProperty("--cols", data.d_k);
       var rows = MECHS.map(function (m) {
         var box = el("span", { class: "f07b-cells", role: "img", "data-graphic": "chart", "aria-describedby": ctx.id + "-gate-note", "data-sym": m.sym || null });
@@ -67,17 +73,18 @@
       function x(tok) { return VB.l + iw * (tok - 1) / (last - 1); }
       function y(r) { return VB.t + ih * (1 - (r - y0) / (1 - y0)); }
       var xs = toks.map(x), xSwitch = (x(data.switch_token - 1) + x(data.switch_token)) / 2;
-      var ticks = [1].concat(W.range(Math.floor(last / 16), function (i) { return 16 * (i + 1); }));
       var charts = kinds.map(function (kind) {
         var axes = S.g({ class: "f07b-axes", "aria-hidden": "true" },
           S.rect(xSwitch, VB.t, VB.w - VB.r - xSwitch, ih, "f07b-after"),
           S.el("text", { x: (VB.l + xSwitch) / 2, y: VB.t - 5, "text-anchor": "middle", text: "topic A" }),
           S.el("text", { x: (xSwitch + VB.w - VB.r) / 2, y: VB.t - 5, "text-anchor": "middle", text: "topic B" }));
-        [0, 0.5, 1].forEach(function (r) {
+        data.y_ticks.forEach(function (r, j) {
           axes.appendChild(S.line(VB.l, y(r), VB.w - VB.r, y(r), "f07b-grid"));
-          axes.appendChild(S.el("text", { x: VB.l - 4, y: y(r) + 3.5, "text-anchor": "end", text: pct(r) }));
+          ctx.show(axes.appendChild(S.el("text", { x: VB.l - 4, y: y(r) + 3.5, "text-anchor": "end" })), ["y_tick_text", j]);
         });
-        ticks.forEach(function (t) { axes.appendChild(S.el("text", { x: x(t), y: VB.h - VB.b + 13, "text-anchor": "middle", text: String(t) })); });
+        data.x_ticks.forEach(function (t, j) {
+          ctx.show(axes.appendChild(S.el("text", { x: x(t), y: VB.h - VB.b + 13, "text-anchor": "middle" })), ["x_tick_text", j]);
+        });
         axes.appendChild(S.el("text", { x: VB.l + iw / 2, y: VB.h - 3, "text-anchor": "middle", class: "k3-axis-title", text: "after token" }));
         axes.appendChild(S.line(xSwitch, VB.t, xSwitch, VB.t + ih, "f07b-switch"));
         var paths = MECHS.map(function (m) { return S.path("", "f07b-line " + m.cls); });
@@ -127,24 +134,25 @@
         var L = lines(s), i = ti(s);
         return MECHS.map(function (m) { return kinds.map(function (k, c) { return shown(k, i) ? L[m.key][c][i] : null; }); });
       }
+      function reads(kind, s, slot) {  // slots naming each mechanism's recall of a kind: slot(mechanism) → name
+        var out = {};
+        MECHS.forEach(function (m) { out[slot(m.key)] = recallText(m.key, kind, s); });
+        return out;
+      }
       function paint(s, prev) {
-        var L = lines(s), i = ti(s), v = at(s), redraw = !prev || prev.when !== s.when || prev.alpha !== s.alpha;
+        var L = lines(s), i = ti(s), a = ai(s), v = at(s), redraw = !prev || prev.when !== s.when || prev.alpha !== s.alpha;
         when.set(s.when);
-        alpha.set(data.alphas.indexOf(s.alpha));
+        alpha.set(a);
         token.set(i);
         MECHS.forEach(function (m, r) {
-          var g = data.channel_gates[m.key][data.alphas.indexOf(s.alpha)];  // each key channel's factor when the gate acts
+          var g = data.channel_gates[m.key][a];  // each key channel's factor when the gate acts
           rows[r].cells.forEach(function (cell, c) {
             cell.style.setProperty("--fade", Math.round(100 * (1 - g[c])) + "%");
-            cell.title = "channel " + (c + 1) + ": × " + fa(g[c]);
+            cell.title = ctx.text(["text", "channel_title"], { channel: ["channel_numbers", c], factor: ["channel_gate_text", m.key, a, c] });
           });
-          rows[r].row.setAttribute("aria-label", data.mechanism_labels[m.key] + ": " + (g.every(function (x) { return x === g[0]; })
-            ? (m.key === "deltanet" ? "no gate, " : "") + "every channel × " + fa(g[0])
-            : "fact channels × " + fa(g[0]) + ", topic channels × " + fa(g[data.n_slow])));
+          rows[r].row.setAttribute("aria-label", ctx.text(["gate_row_label", m.key, a]));
         });
-        gateNote.textContent = (s.when === "switch"
-          ? "What each key channel is multiplied by at the switch (token " + data.switch_token + "; every other token: × 1)"
-          : "What each key channel is multiplied by before every token's write") + ": an empty cell keeps its channel (× 1), a full orange one clears it (× 0).";
+        ctx.show(gateNote, ["text", "gate_note", s.when]);
         charts.forEach(function (c, k) {
           if (redraw) MECHS.forEach(function (m, r) { c.paths[r].setAttribute("d", path(L[m.key][k], c.kind)); });
           S.at(c.cursor, xs[i], 0);
@@ -154,23 +162,28 @@
             c.dots[r].setAttribute("cy", ok ? y(v[r][k]) : y(0));
             c.dots[r].style.visibility = ok ? "" : "hidden";
           });
-          c.svg.setAttribute("aria-label", data.kind_labels[c.kind] + ": share of each stored value a query still gets back, tokens 1 to " +
-            last + ", switch before token " + data.switch_token + ". After token " + s.token + ": " + said(v, k) + ".");
+          var marker = { token: ["tokens", i] };
+          c.svg.setAttribute("aria-label", shown(c.kind, i)
+            ? ctx.text(["text", "chart_label", c.kind, "written"], Object.assign(marker, reads(c.kind, s, function (m) { return m; })))
+            : ctx.text(["text", "chart_label", c.kind, "unwritten"], marker));
         });
-        caption.textContent = "After token " + s.token + " · gate " + data.schedule_labels[s.when] + ", α = " + fa(s.alpha);
-        MECHS.forEach(function (m, r) { cells[m.key].forEach(function (td, k) { td.textContent = v[r][k] === null ? "—" : pct(v[r][k]); }); });
-      }
-      function said(v, k) {
-        return v[0][k] === null ? "not written yet" : MECHS.map(function (m, r) { return data.mechanism_labels[m.key] + " " + pct(v[r][k]); }).join(", ");
+        ctx.show(caption, ["text", "caption"], settingSlots(s));
+        MECHS.forEach(function (m) {
+          cells[m.key].forEach(function (td, c) {
+            if (shown(kinds[c], i)) ctx.show(td, recallText(m.key, kinds[c], s));
+            else ctx.show(td, ["text", "unwritten_cell"]);
+          });
+        });
       }
 
       return {
         render: paint,
-        describe: function (prev, s) {
-          var v = at(s), head = prev.token !== s.token && prev.when === s.when && prev.alpha === s.alpha
-            ? "After token " + s.token + ": "
-            : "Gate " + data.schedule_labels[s.when] + ", α = " + fa(s.alpha) + ", after token " + s.token + ": ";
-          return head + kinds.map(function (k, c) { return data.kind_labels[k].toLowerCase() + " — " + said(v, c); }).join("; ") + ".";
+        describe: function (prev, s) {  // the recall of every kind written so far; the setting too if it changed
+          var i = ti(s), written = kinds.filter(function (k) { return shown(k, i); });
+          var onlyToken = prev.token !== s.token && prev.when === s.when && prev.alpha === s.alpha;
+          var slots = onlyToken ? { token: ["tokens", i] } : settingSlots(s);
+          written.forEach(function (k) { Object.assign(slots, reads(k, s, function (m) { return k + "_" + m; })); });
+          return { path: ["text", "describe", onlyToken ? "token" : "setting", written.join("_")], slots: slots };
         },
       };
     },

@@ -7,12 +7,14 @@ the pipeline renders to MathML at build time. The demo numbers come from `kda`, 
 and `gated_delta_rule` on seeded inputs.
 """
 
+import re
 from typing import Annotated
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import gated_delta_rule, kda, kda_chunked, l2_normalize
+from k3explainer.site.readertext import fixed, sci
 
 
 class Demo(BaseModel):
@@ -257,6 +259,30 @@ def _place(layout: str) -> dict:
     return where
 
 
+def shape_parts(shape: str) -> list[str]:
+    """A node's tensor shapes in the pieces a line may break between: "[C, d_k], [C, d_v]" →
+    ["[C, d_k],", "[C, d_v]"] (after a tensor's comma, never inside its brackets)."""
+    parts = re.split(r"(?<=\]),\s*", shape)
+    return [part + "," for part in parts[:-1]] + parts[-1:]
+
+
+def _pathway_texts(step: int, pathway: str, label: str, story: str) -> dict:
+    """What the story line and the live region say of one pathway (its step, counted from 1): the
+    story line's head and the names of its boxes, and what is said when it is stepped to, hidden,
+    shown again or shown alone."""
+    n_nodes = sum(n[3] == pathway for n in NODES)
+    n_edges = sum(e[2] == pathway for e in EDGES)
+    count = f"{n_nodes} nodes and {n_edges} edges"
+    return {
+        "head": f"Pathway {step} of {len(PATHWAYS)}: {label}",
+        "nodes": " · ".join(n[4] for n in NODES if n[3] == pathway) + ". ",  # the story follows on the line
+        "describe": f"Pathway {step} of {len(PATHWAYS)}, {label}: {count}. {story}",
+        "hidden": f"{label} hidden: {count}.",
+        "shown": f"{label} shown: {count}.",
+        "only": f"Only {label}: {count}.",
+    }
+
+
 def _diagram():
     ids = {n[0] for n in NODES}
     for a, b, *_ in EDGES:
@@ -269,6 +295,7 @@ def _diagram():
             "path": p,
             "label": lab,
             "shape": shape,
+            "shape_parts": shape_parts(shape),
             "eq_md": eq,
             "grid": {name: list(grids[name][i]) for name in LAYOUTS},
         }
@@ -279,7 +306,78 @@ def _diagram():
         "nodes": nodes,
         "edges": edges,
         "layouts": LAYOUTS,
-        "pathways": [{"id": i, "label": lab, "story": story} for i, lab, story in PATHWAYS],
+        "pathways": [
+            {"id": i, "label": lab, "story": story, **_pathway_texts(k, i, lab, story)}
+            for k, (i, lab, story) in enumerate(PATHWAYS, start=1)
+        ],
+    }
+
+
+def _figure_texts(zoom_min: float, zoom_max: float) -> dict:
+    """The toolbar's and the diagram's words, and what the live region says of a view or mode."""
+    n = len(PATHWAYS)
+    return {
+        "stepper": "Step through the pathways",
+        "walk": "the walk through the pathways",  # the Play button's name: "Play or pause …"
+        "step_label": ["All pathways"] + [f"{k} / {n} · {lab}" for k, (_, lab, _) in enumerate(PATHWAYS, start=1)],
+        "chip_title": "Toggle; Shift-click or Shift+Enter shows only this pathway",
+        "viewport": "KDA chunk diagram. Arrow keys pan; plus and minus zoom; 0 fits it to the width again.",
+        "zoom_out": "Zoom out",
+        "zoom_in": "Zoom in",
+        "fit": "Fit: reset pan and zoom",
+        # the zoom in whole per cent, for every level the view can take (index: per cent − the first)
+        "zoom_level": [f"{p}%" for p in range(round(100 * zoom_min), round(100 * zoom_max) + 1)],
+        "zoom_level_from": round(100 * zoom_min),
+        "all_pathways": {
+            "head": f"All {n} pathways",
+            "text": "Step through them one at a time with ▶ or Play; each lights its boxes and the wires drawn in its colour.",
+            "describe": "All pathways shown together.",
+        },
+        "every_shown": "Showing every pathway.",
+        "research_on": "Research mode on: every node shows its tensor shape and the equation it computes.",
+        "research_off": "Research mode off.",
+        "view": {
+            "fitted": "View fitted to the width.",
+            "zoom": "Zoom {level}.",
+            "panned": "Panned the diagram.",
+            **{f"panned_{way}": f"Panned {way}." for way in ("right", "left", "down", "up")},
+        },
+    }
+
+
+def _demo_texts(demo: dict, production_chunk: str) -> dict:
+    """The live demo's words, keyed by the `equal` switch where they differ: "channels" (KDA's own
+    per-channel gates) or "equal" (every channel given the scalar gate)."""
+    T, chunk, d_k, scalar = demo["n_tokens"], demo["chunk"], demo["d_k"], fixed(demo["alpha_scalar"], 2)
+    diff = {"channels": demo["diff_channels"], "equal": demo["diff_equal"]}
+    channels = [fixed(a, 2) for a in demo["alpha_channels"]]
+    return {
+        "heading": f"Live demo: the same {T} tokens, two gates",
+        "note_lead": "Unit keys and queries, ",
+        "beta": f"β = {fixed(demo['beta'], 2)}",
+        "note_tail": f", {T // chunk} chunks of C = {chunk} (production: {production_chunk}).",
+        "caption_gdn": "S, Gated DeltaNet (one α)",
+        "caption_kda": {"channels": "S, KDA (α per channel)", "equal": f"S, KDA (every channel α = {scalar})"},
+        "scalar_label": "Gated DeltaNet α",
+        "scalar": f"{scalar} on all {d_k}",
+        "channels_label": f"KDA α, channels 1–{d_k}",
+        "alpha": {"channels": channels, "equal": [scalar] * d_k},
+        "diff_lead": "Largest difference between the two states: ",
+        "diff": {key: fixed(d, 3) for key, d in diff.items()},
+        "verdict": {
+            key: " — identical: equal channel gates make KDA exactly Gated DeltaNet. "
+            if d == 0
+            else " — per-channel decay keeps some rows and fades others. "
+            for key, d in diff.items()
+        },
+        "chunked_lead": f"The chunked form of KDA with the per-channel gates (C = {chunk}) gives the same state to ",
+        "chunked_diff": sci(demo["diff_chunked"], 0),
+        "chunked_tail": ".",
+        "describe": {
+            "equal": f"All channel gates set to {scalar}: KDA's state equals Gated DeltaNet's, largest difference "
+            f"{fixed(diff['equal'], 3)}.",
+            "channels": f"Per-channel gates {', '.join(channels)}: the states differ by up to {fixed(diff['channels'], 3)}.",
+        },
     }
 
 
@@ -332,11 +430,14 @@ def build(params: dict, facts) -> dict:
     demo = _demo(demo_params, chunk)
     if demo["n_tokens"] % chunk:
         raise ValueError("demo n_tokens must be a multiple of chunk_tokens (whole chunks)")
+    production_chunk = facts["kimi_linear.chunk_size"].display
+    zoom_min, zoom_max = float(params["zoom_min"]), float(params["zoom_max"])
     return {
         "diagram": _diagram(),
-        "zoom": {"min": float(params["zoom_min"]), "max": float(params["zoom_max"])},
-        "production_chunk": facts["kimi_linear.chunk_size"].display,
-        "demo": demo,
+        "zoom": {"min": zoom_min, "max": zoom_max},
+        "production_chunk": production_chunk,
+        "demo": {**demo, "text": _demo_texts(demo, production_chunk)},
+        "text": _figure_texts(zoom_min, zoom_max),
         "provenance": {
             "kernels": [
                 "k3explainer.kernels.gated_delta_rule",

@@ -14,9 +14,10 @@
  *   Ctrl + wheel                    zoom about the pointer, how "wheel"; onEnd() 250 ms after the last
  *   ← → ↑ ↓ (viewport focused)      pan 60 screen px, how "key"
  *   + / −, 0                        zoom ×1.25 / ÷1.25 about the centre, reset to home, how "key"
- *   buttons.zoomIn/zoomOut/fit      the same by click; buttons.level shows the zoom in per cent
+ *   buttons.zoomIn/zoomOut/fit      the same by click; buttons.level shows the zoom (opts.showLevel)
  * opts: {viewport, canvas, width, height, zoom: {min, max}, cls (class prefix for the buttons,
- * e.g. "f08" → f08-zoom-in), onView(view, how), onEnd()}
+ * e.g. "f08" → f08-zoom-in), labels: {zoomOut, zoomIn, fit} (the buttons' names, the figure's
+ * text), showLevel(node, z) (writes the zoom z into node), onView(view, how), onEnd()}
  * returns {home, buttons: {zoomOut, level, zoomIn, fit}, show(view), size(width, height) (the canvas
  * changed: home moves to its new centre), refresh(), destroy()}
  */
@@ -45,10 +46,10 @@
         on: { click: fn } });
     }
     var buttons = {
-      zoomOut: button("zoom-out", "−", "Zoom out", function () { zoomBy(1 / 1.25, null, "click"); }),
+      zoomOut: button("zoom-out", "−", opts.labels.zoomOut, function () { zoomBy(1 / 1.25, null, "click"); }),
       level: W.el("span", { class: "k3-num " + pre + "zoom-level", "aria-hidden": "true" }),
-      zoomIn: button("zoom-in", "+", "Zoom in", function () { zoomBy(1.25, null, "click"); }),
-      fit: button("zoom-reset", "Fit", "Fit: reset pan and zoom", function () { move(home, "click"); }),
+      zoomIn: button("zoom-in", "+", opts.labels.zoomIn, function () { zoomBy(1.25, null, "click"); }),
+      fit: button("zoom-reset", "Fit", opts.labels.fit, function () { move(home, "click"); }),
     };
 
     function show(v) {
@@ -58,7 +59,7 @@
       var s = fit() * v.z;
       var tx = vp.clientWidth / 2 - v.cx * s, ty = vp.clientHeight / 2 - v.cy * s;
       canvas.style.transform = "translate(" + tx.toFixed(1) + "px," + ty.toFixed(1) + "px) scale(" + s.toFixed(4) + ")";
-      buttons.level.textContent = Math.round(v.z * 100) + "%";
+      opts.showLevel(buttons.level, v.z);
       buttons.zoomIn.disabled = v.z >= zmax - 1e-9;
       buttons.zoomOut.disabled = v.z <= zmin + 1e-9;
     }

@@ -2,11 +2,12 @@
  * four pathways (per-channel gates, intra-chunk attention, inter-chunk state, projections and norms),
  * edges routed in lanes between the boxes (K3W.lanes) on a left-to-right grid, or a top-to-bottom
  * one when the figure is narrow (both grids come from the builder). A stepper walks the pathways one
- * at a time and says what each does (the words: K3W.f08Story, widgets/89-f08-story.js); chips hide
- * (Shift: isolate) a pathway; the diagram fits the width and pans/zooms (K3W.camera); research mode
- * shows each node's shape and the equation it computes (MathML, rendered at build time). Below: the
- * same seeded tokens through one scalar gate and through per-channel gates (kernel states shipped as
- * data; K3W.kdaGateDemo, widgets/87-f08-gate-demo.js). */
+ * at a time and says what each does (K3W.f08Story, story.js); chips hide (Shift: isolate) a
+ * pathway; the diagram fits the width and pans/zooms (K3W.camera, camera.js); research mode shows
+ * each node's shape and the equation it computes (MathML, rendered at build time). Below: the same
+ * seeded tokens through one scalar gate and through per-channel gates (kernel states shipped as
+ * data; K3W.kdaGateDemo, gate-demo.js). Every sentence is the builder's (data.text, the pathways'
+ * and the demo's texts): this places them. */
 (function () {
   "use strict";
   /* the URL keeps zoom to 2 decimals and the centre as a fraction of the canvas (4 decimals: a tenth of a pixel), so a
@@ -33,20 +34,20 @@
       function has(list, p) { return list.indexOf(p) >= 0; }
 
       /* ---------- toolbar: stepper over pathways, chips, zoom, research ---------- */
-      function stepLabel(i) { return i ? i + " / " + P.length + " · " + P[i - 1].label : "All pathways"; }
+      function stepLabel(i) { return ctx.text(["text", "step_label", i]); }
       var stepper = W.stepper({
-        label: "Step through the pathways", count: P.length + 1, value: ctx.get().step, format: stepLabel,
+        label: ctx.text(["text", "stepper"]), count: P.length + 1, value: ctx.get().step, format: stepLabel,
         onChange: function (i, how) { ctx.set({ step: i }, how); },
       });
       stepper.node.classList.add("f08-stepper");
       // the readout is as wide as its longest label (monospace), so ▶ stays put while stepping
       stepper.node.style.setProperty("--widest", Math.max.apply(null, W.range(P.length + 1, function (i) { return stepLabel(i).length; })) + "ch");
-      var player = W.player({ ctx: ctx, what: "the walk through the pathways", last: P.length,
+      var player = W.player({ ctx: ctx, what: ctx.text(["text", "walk"]), last: P.length,
         at: function () { return ctx.get().step; }, go: function (i) { ctx.set({ step: i }, "play"); } });
       stepper.node.appendChild(player.node);
       var chips = P.map(function (p) {
         return el("button", { type: "button", class: "k3-btn f08-chip", "data-chip": p.id, "aria-pressed": "true",
-          title: "Toggle; Shift-click or Shift+Enter shows only this pathway",
+          title: ctx.text(["text", "chip_title"]),
           on: { click: function (e) {
             var off = ctx.get().off;
             ctx.set({ off: e.shiftKey ? PATHS.filter(function (q) { return q !== p.id; })
@@ -72,20 +73,21 @@
           el(NS + "path", { d: "M0,0 L10,5 L0,10 z", class: "f08-arrowhead", "data-path": p })));
       });
       var SYM = { sin: "kda-state", sout: "kda-state", gate: "kda-alpha", beta: "kda-beta" };
-      function shape(text, lead) {  // "[C, d_k], [C, d_v]" wraps between tensors, never inside brackets
-        var parts = text.split(/(?<=\]),\s*/), out = el("span", { class: "f08-shape k3-num" }, lead || "");
-        parts.forEach(function (part, i) {
-          out.append(el("span", { class: "f08-dim", text: part + (i < parts.length - 1 ? "," : "") }), i < parts.length - 1 ? " " : "");
+      function shape(i, lead) {  // node i's tensor shapes, in pieces that wrap between tensors, never inside brackets
+        var parts = D.nodes[i].shape_parts, out = el("span", { class: "f08-shape k3-num" }, lead || "");
+        parts.forEach(function (_, j) {
+          out.append(ctx.show(el("span", { class: "f08-dim" }), ["diagram", "nodes", i, "shape_parts", j]), j < parts.length - 1 ? " " : "");
         });
         return out;
       }
-      var nodes = D.nodes.map(function (n) {
+      function equation(node, i) { return ctx.show(node, ["diagram", "nodes", i, "eq_html"]); }  // rendered by the build's math pass
+      var nodes = D.nodes.map(function (n, i) {
         var sym = SYM[n.id];
         return el("div", { class: "f08-node", "data-node": n.id, "data-path": n.path, "data-sym": sym,
           tabindex: sym ? "0" : null, role: sym ? "group" : null, "aria-label": sym ? n.label : null },
-          el("span", { class: "f08-node-label", text: n.label }),
-          shape(n.shape),
-          W.html(el("div", { class: "f08-eq" }), n.eq_html));  // rendered by the build's math pass
+          ctx.show(el("span", { class: "f08-node-label" }), ["diagram", "nodes", i, "label"]),
+          shape(i),
+          equation(el("div", { class: "f08-eq" }), i));
       });
       var edges = D.edges.map(function (e) {
         return svg.appendChild(el(NS + "path", { class: "f08-edge", "data-path": e.path, "data-edge": e.from + "-" + e.to,
@@ -95,16 +97,19 @@
       nodes.forEach(function (n) { canvas.appendChild(n); });
       var viewport = el("div", { class: "f08-viewport", tabindex: "0", role: "group",
         "aria-roledescription": "pannable diagram",
-        "aria-label": "KDA chunk diagram. Arrow keys pan; plus and minus zoom; 0 fits it to the width again." },
+        "aria-label": ctx.text(["text", "viewport"]) },
         canvas);
       var size = { width: 1, height: 1 };
+      var zoomLevel = function (z) { return ["text", "zoom_level", Math.round(z * 100) - data.text.zoom_level_from]; };
       var camera = W.camera({ viewport: viewport, canvas: canvas, width: 1, height: 1, zoom: data.zoom, cls: "f08",
+        labels: { zoomOut: ctx.text(["text", "zoom_out"]), zoomIn: ctx.text(["text", "zoom_in"]), fit: ctx.text(["text", "fit"]) },
+        showLevel: function (node, z) { ctx.show(node, zoomLevel(z)); },
         onView: function (v, how) { ctx.set({ z: v.z, x: v.cx / size.width, y: v.cy / size.height }, how); },
         onEnd: ctx.end });
       var cam = camera.buttons;
 
       /* ---------- what the current step says, on the page (the live region says it too) ---------- */
-      var words = W.f08Story(D);
+      var words = W.f08Story(D, ctx);
       var eqList = el("dl", { class: "f08-eqs" });
       var story = el("div", { class: "f08-story" }, words.node, eqList);
       var demo = W.kdaGateDemo(data, ctx);
@@ -198,18 +203,20 @@
         words.show(step);
         eqList.textContent = "";
         if (!research) return;
-        D.nodes.filter(function (n) { return !p || n.path === p; }).forEach(function (n) {
-          eqList.append(el("dt", { "data-path": n.path }, n.label, shape(n.shape, " ")),
-            W.html(el("dd", { class: "f08-eq" }), n.eq_html));
+        D.nodes.forEach(function (n, i) {
+          if (p && n.path !== p) return;
+          eqList.append(el("dt", { "data-path": n.path }, ctx.show(el("span"), ["diagram", "nodes", i, "label"]), shape(i, " ")),
+            equation(el("dd", { class: "f08-eq" }), i));
         });
       }
 
       /* ---------- what a change says (pathway words: the story widget) ---------- */
       function describeView(prev, next, how) {
-        if (next.z === 1 && next.x === 0.5 && next.y === 0.5) return "View fitted to the width.";
-        if (next.z !== prev.z) return "Zoom " + Math.round(next.z * 100) + "%.";
-        if (how !== "key") return "Panned the diagram.";
-        return "Panned " + (next.x > prev.x ? "right" : next.x < prev.x ? "left" : next.y > prev.y ? "down" : "up") + ".";
+        var view = ["text", "view"];
+        if (next.z === 1 && next.x === 0.5 && next.y === 0.5) return { path: view.concat("fitted") };
+        if (next.z !== prev.z) return { path: view.concat("zoom"), slots: { level: zoomLevel(next.z) } };
+        if (how !== "key") return { path: view.concat("panned") };
+        return { path: view.concat("panned_" + (next.x > prev.x ? "right" : next.x < prev.x ? "left" : next.y > prev.y ? "down" : "up")) };
       }
 
       return {
@@ -231,9 +238,7 @@
         describe: function (prev, next, how) {
           if (prev.step !== next.step) return words.describeStep(next.step);
           if (String(prev.off) !== String(next.off)) return words.describePaths(prev.off, next.off);
-          if (prev.research !== next.research) {
-            return next.research ? "Research mode on: every node shows its tensor shape and the equation it computes." : "Research mode off.";
-          }
+          if (prev.research !== next.research) return { path: ["text", next.research ? "research_on" : "research_off"] };
           if (prev.equal !== next.equal) return demo.describe(next.equal);
           return describeView(prev, next, how);
         },

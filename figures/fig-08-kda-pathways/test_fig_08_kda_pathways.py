@@ -1,18 +1,24 @@
-"""FIG 08 · KDA pathways: no edge crosses a box, wide or tall, research mode or not; the stepper
-lights one pathway at a time (buttons, keys, Play), says what it shows and lives in the URL; chips
-hide/show exactly their pathway, isolate with Shift; on a phone the diagram flows top to bottom and
-Fit shows all of it across the width; pan and zoom change the view transform and live in the URL;
-research mode shows shapes and equations that never break inside a piece; the demo states equal the
-kernels' and coincide when the channel gates are equal."""
+"""FIG 08 · KDA pathways in the browser: no edge crosses a box, wide or tall, research mode or not;
+the stepper lights one pathway at a time (buttons, keys, Play), says what it shows and lives in the
+URL; chips hide/show exactly their pathway, isolate with Shift; on a phone the diagram flows top to
+bottom and Fit shows all of it across the width; pan and zoom change the view transform and live in
+the URL; research mode shows shapes and equations that never break inside a piece; the demo shows
+the shipped states, which coincide when the channel gates are equal. What is shown is checked
+against what was shipped; the shipped data against the kernels, and its sentences against the
+diagram and the numbers, in test_fig_08_data.py."""
 
 import re
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import gated_delta_rule, kda
-from k3explainer.site.projectcode import builder
-from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data, shown_number
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    shown_number,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-08"
@@ -52,7 +58,12 @@ def matrix(fig, cls):
     return np.array([shown_number(t) for t in fig.locator(f".{cls} tbody td").all_inner_texts()]).reshape(4, -1)
 
 
-def test_chips_toggle_and_isolate_by_mouse_and_keyboard(watched, site_url, data):
+def live_shows(fig):
+    """The path of the shipped text the live region says (it is tagged once it has spoken)."""
+    return fig.locator(".fig-live").get_attribute("data-shows")
+
+
+def test_chips_toggle_and_isolate_by_mouse_and_keyboard(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     counts = {p: sum(n["path"] == p for n in data["diagram"]["nodes"]) for p in ("intra", "state", "gate")}
@@ -61,6 +72,8 @@ def test_chips_toggle_and_isolate_by_mouse_and_keyboard(watched, site_url, data)
     assert off_paths(fig) == {"intra"}
     assert fig.locator("[data-chip='intra']").get_attribute("aria-pressed") == "false"
     assert f"{counts['intra']} nodes" in fig.locator(".fig-live").inner_text()
+    assert live_shows(fig) == '["diagram","pathways",1,"hidden"]'
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= len(data["diagram"]["nodes"]) + 1
     assert "fig-08.off=intra" in page.url
     fig.locator("[data-chip='intra']").click()
     assert off_paths(fig) == set()
@@ -73,13 +86,17 @@ def test_chips_toggle_and_isolate_by_mouse_and_keyboard(watched, site_url, data)
     page.keyboard.press("Shift+Enter")  # isolate
     assert off_paths(fig) == {"intra", "gate", "io"}
     assert "Only Inter-chunk state S" in fig.locator(".fig-live").inner_text()
+    assert live_shows(fig) == '["diagram","pathways",2,"only"]'
+    assert assert_shown_is_shipped(page, site_dir, FIG) > 0
     fig.locator("[data-chip='gate']").click(modifiers=["Shift"])
     assert off_paths(fig) == {"intra", "state", "io"}
     fig.locator(".f08-all").click()
     assert off_paths(fig) == set()
+    assert fig.locator(".fig-live").inner_text() == data["text"]["every_shown"]
+    assert fig.locator("[data-chip='gate']").get_attribute("title") == data["text"]["chip_title"]
 
 
-def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
+def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     s0, tx0, ty0 = scale_and_translate(fig)
@@ -94,9 +111,12 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
         s1 == pytest.approx(s0) and tx1 == pytest.approx(tx0 - 60, abs=1.5) and ty1 == pytest.approx(ty0 - 30, abs=1.5)
     )
     assert "fig-08.x=" in page.url and "fig-08.y=" in page.url
+    assert fig.locator(".fig-live").inner_text() == "Panned the diagram."
     fig.locator(".f08-zoom-in").click()
     assert scale_and_translate(fig)[0] == pytest.approx(s0 * 1.25, rel=1e-3)
     assert "fig-08.z=1.25" in page.url and fig.locator(".f08-zoom-level").inner_text() == "125%"
+    assert fig.locator(".fig-live").inner_text() == "Zoom 125%."
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 2  # the zoom level and the narration, among the rest
     # ctrl + wheel zooms in place
     vp = centred(fig.locator(".f08-viewport")).bounding_box()
     cx, cy = vp["x"] + vp["width"] / 2, vp["y"] + vp["height"] / 2
@@ -114,10 +134,15 @@ def test_pan_and_zoom_change_the_transform_and_the_url(watched, site_url, data):
     page.keyboard.press("0")
     assert scale_and_translate(fig) == pytest.approx((s0, tx0, ty0), abs=0.1)
     assert "fig-08.z" not in page.url
+    assert fig.locator(".fig-live").inner_text() == "View fitted to the width."
+    assert fig.locator(".f08-zoom-level").inner_text() == "100%"
     page.keyboard.press("ArrowRight")
     assert scale_and_translate(fig)[1] == pytest.approx(tx0 - 60, abs=0.2)
+    assert fig.locator(".fig-live").inner_text() == "Panned right."
     page.keyboard.press("ArrowDown")
     assert scale_and_translate(fig)[2] == pytest.approx(ty0 - 60, abs=0.2)
+    assert fig.locator(".fig-live").inner_text() == "Panned down."
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 2
     page.go_back()  # undo the last pan: y is back at its default, which the URL leaves out
     page.wait_for_function("() => location.hash.includes('fig-08.x=') && !location.hash.includes('fig-08.y=')")
     assert scale_and_translate(fig)[1:] == pytest.approx((tx0 - 60, ty0), abs=0.2)
@@ -145,7 +170,7 @@ def test_view_loads_from_the_url(watched, site_url, data):
     assert fig.locator(".f08-equal").get_attribute("aria-checked") == "true"
 
 
-def test_research_mode_shows_shapes_and_equations(watched, site_url, data):
+def test_research_mode_shows_shapes_and_equations(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     shape = fig.locator("[data-node='sout'] .f08-shape")
@@ -158,24 +183,26 @@ def test_research_mode_shows_shapes_and_equations(watched, site_url, data):
     for n in data["diagram"]["nodes"]:  # every equation piece is in its box
         assert fig.locator(f"[data-node='{n['id']}'] .f08-eq math").count() == n["eq_html"].count("<math")
     assert "fig-08.research=1" in page.url and "Research mode on" in fig.locator(".fig-live").inner_text()
+    # every label, shape piece and equation (the boxes' and, on a phone, the list's) is the shipped one
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 3 * len(data["diagram"]["nodes"])
     fig.locator(".f08-research").focus()
     page.keyboard.press("Space")
     assert not shape.is_visible() and "research" not in page.url
+    assert fig.locator(".fig-live").inner_text() == "Research mode off."
     page.go_back()
     page.wait_for_selector(f"#{FIG} .f08-research[aria-checked=true]")
     assert shape.is_visible()
 
 
-def test_demo_states_equal_the_kernels(watched, site_url, data):
+def test_demo_shows_the_shipped_states(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     d = data["demo"]
-    q, k, v = (np.array(d[n]) for n in "qkv")
-    beta = np.full(d["n_tokens"], d["beta"])
-    _, S_gdn = gated_delta_rule(q, k, v, np.array(d["g_scalar"]), beta)
-    _, S_kda = kda(q, k, v, np.array(d["g_channels"]), beta)
-    _, S_eq = kda(q, k, v, np.array(d["g_equal"]), beta)
-    np.testing.assert_allclose(np.exp(d["g_channels"][0]), d["alpha_channels"], rtol=1e-12)
+    S_gdn, S_kda, S_eq = (np.array(d[s]) for s in ("S_gdn", "S_kda", "S_kda_equal"))
+    demo_texts = "els => els.length"
+    assert assert_shown_is_shipped(page, site_dir, FIG) > 0
+    assert page.eval_on_selector_all(f"#{FIG} .f08-demo [data-shows]", demo_texts) == 15 + d["d_k"]  # every one
+    assert fig.locator(".f08-s-kda caption").get_attribute("data-shows") == '["demo","text","caption_kda","channels"]'
     np.testing.assert_allclose(matrix(fig, "f08-s-gdn"), S_gdn, atol=0.0005)
     np.testing.assert_allclose(matrix(fig, "f08-s-kda"), S_kda, atol=0.0005)
     assert shown_number(fig.locator(".f08-maxdiff").inner_text()) == pytest.approx(
@@ -193,6 +220,8 @@ def test_demo_states_equal_the_kernels(watched, site_url, data):
         [d["alpha_scalar"]] * 4
     )
     assert "equals Gated DeltaNet" in fig.locator(".fig-live").inner_text()
+    assert fig.locator(".f08-s-kda caption").get_attribute("data-shows") == '["demo","text","caption_kda","equal"]'
+    assert assert_shown_is_shipped(page, site_dir, FIG) > 0  # the narration too
     fig.locator(".f08-equal").focus()
     page.keyboard.press("Enter")
     np.testing.assert_allclose(matrix(fig, "f08-s-kda"), S_kda, atol=0.0005)
@@ -306,22 +335,6 @@ def test_no_edge_crosses_a_box(watched, site_url, data, width, layout):
     assert "x-proj crosses out" in page.evaluate(CROSSINGS, 1.5)["crossings"]
 
 
-def test_builder_grids_route_every_edge(data):
-    """Each grid: one node per cell, and every edge goes one layer on, or to the neighbouring track
-    in its layer, or names the track channel it travels in (what the lane router needs)."""
-    D = data["diagram"]
-    for name, spec in D["layouts"].items():
-        cells = {n["id"]: tuple(n["grid"][name]) for n in D["nodes"]}
-        assert len(set(cells.values())) == len(cells)
-        for e in D["edges"]:
-            (la, ta), (lb, tb), via = cells[e["from"]], cells[e["to"]], e["via"].get(name)
-            assert (
-                (la == lb and abs(ta - tb) == 1 and via is None)
-                or (lb == la + 1 and via is None)
-                or (lb > la + 1 and 0 <= via <= spec["tracks"])
-            ), (name, e)
-
-
 # ---------- a drawing a reader can trace: few crossings, arrowheads apart, equations legible ----------
 
 TRACE = """() => {
@@ -417,7 +430,7 @@ def lit(fig):
     return {n for n in fig.locator(".f08-node.is-lit").evaluate_all("els => els.map(e => e.dataset.node)")}
 
 
-def test_stepper_lights_one_pathway_at_a_time(watched, site_url, data):
+def test_stepper_lights_one_pathway_at_a_time(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     D = data["diagram"]
@@ -443,8 +456,12 @@ def test_stepper_lights_one_pathway_at_a_time(watched, site_url, data):
             assert n["label"] in fig.locator(".f08-story-nodes").inner_text()
         live = fig.locator(".fig-live").inner_text()
         assert p["label"] in live and f"{len(nodes)} nodes and {len(edges)} edges" in live
+        assert fig.locator(".k3-stepper-readout").inner_text() == data["text"]["step_label"][k]
+        assert live_shows(fig) == f'["diagram","pathways",{k - 1},"describe"]'
+        assert assert_shown_is_shipped(page, site_dir, FIG) >= 2 * len(D["nodes"]) + 3 * (len(P) + 1)
     page.keyboard.press("Home")
     assert lit(fig) == set() and "step=" not in page.url
+    assert fig.locator(".fig-live").inner_text() == data["text"]["all_pathways"]["describe"]
     page.keyboard.press("End")
     assert lit(fig) == {n["id"] for n in D["nodes"] if n["path"] == P[-1]["id"]}
     page.go_back()
@@ -464,29 +481,6 @@ def test_play_walks_every_pathway_and_stops(watched, site_url, data):
         "() => document.querySelector('#fig-08 .f08-stepper button[aria-pressed]').getAttribute('aria-pressed') === 'false'"
     )
     assert fig.locator(".k3-stepper-readout").inner_text().startswith(f"{n} / {n}")
-
-
-def test_pathway_stories_match_the_diagram(data):
-    """What each step says about its pathway is what the diagram's data draws (and the builder's
-    equations, which ship rendered)."""
-    D = data["diagram"]
-    eq_md = {n[0]: n[-1] for n in builder(ROOT, "fig-08-kda-pathways").NODES}
-    nodes = {n["id"]: n for n in D["nodes"]}
-    story = {p["id"]: p["story"] for p in D["pathways"]}
-    gate_targets = {
-        nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"
-    }
-    assert gate_targets == {"intra", "state"} and "inside the chunk and the state" in story["gate"]
-    assert nodes["p"]["shape"] == "[C, C]" and r"c \le r" in eq_md["p"] and "masked C × C product" in story["intra"]
-    assert nodes["ut"]["path"] == "intra" and "WY / UT transform" in story["intra"]
-    assert nodes["sin"]["shape"] == "[d_k, d_v]" and "d_k × d_v state" in story["state"]
-    reads = [e for e in D["edges"] if e["to"] == "read"]
-    assert {e["from"] for e in reads} == {"sin", "cumsum"} and "every query reads it" in story["state"]
-    assert [e["to"] for e in D["edges"] if e["from"] == "sout"] == [] and "written once, at the chunk's end" in story[
-        "state"
-    ]
-    for label in ("Projections", "Short conv", "L2 norm", "Output gate", "RMSNorm", "W_o"):
-        assert any(label in n["label"] and n["path"] == "io" for n in D["nodes"])
 
 
 # ---------- phone: a tall diagram across the width ----------
@@ -554,7 +548,7 @@ def test_research_equations_never_break_inside_a_piece(watched, site_url, data, 
 def test_demo_states_are_heatmaps_on_one_scale_whose_rows_show_the_gates(watched, site_url, data):
     """The two states are coloured on one scale (the largest |S| of the demo) and sit level however
     their captions wrap; the sentence beside them, per-channel decay "keeps some rows and fades
-    others", holds in the kernel's numbers: the channel with the largest α keeps a stronger row
+    others", holds in the shipped numbers: the channel with the largest α keeps a stronger row
     than under the one shared α, the channel with the smallest a paler one."""
     page, _ = watched
     d = data["demo"]

@@ -97,12 +97,30 @@ def build(params: dict, facts) -> dict:
         )
     counts = Counter(n["wall"] for n in nodes)
     kinds = {**ENDS, **WALLS, **OTHER}
+    N = len(nodes)
+    for i, node in enumerate(nodes):
+        node.update(_node_texts(node, i, N, kinds[node["wall"]]))
+    walls = [{"id": k, "label": v, "count": counts.get(k, 0)} for k, v in WALLS.items()]
+    for wall in walls:
+        wall.update(_wall_texts(wall, [i + 1 for i, n in enumerate(nodes) if n["wall"] == wall["id"]], N))
     return {
         "nodes": nodes,
-        "walls": [{"id": k, "label": v, "count": counts.get(k, 0)} for k, v in WALLS.items()],
+        "walls": walls,
         # the label of every kind a node has, and the tag under its dots in the overview
         "kinds": {k: {"label": kinds[k], "tag": TAGS.get(k, kinds[k]), "is_wall": k in WALLS} for k in counts},
         "note_md": params["note"],
+        # what the figure says, written here (readertext) so a test reads it against the nodes above
+        "text": {
+            "steps_label": f"Steps from {nodes[0]['title']} to {nodes[-1]['title']}",
+            "filter_label": "Mark the steps that answer one wall",
+            "all_walls_said": f"All {N} steps shown.",
+            # the narration when one step opened or closed, when the wall changed too, or both at once
+            "said_step": "{step} {open}",
+            "said_wall_and": "{wall} {then}",
+            "said_wall_and_step": "{wall} {step} {open}",
+        },
+        "open_text": [f"{k} of {N} open." for k in range(N + 1)],  # after one step's sentence
+        "open_steps_text": [_open_steps(k, N) for k in range(N + 1)],  # after "Expand all", or several at once
         "provenance": {
             "kernels": [],
             "facts": sorted(set(cited_facts(raw)) | set(year_facts)),  # every number in the texts, and the years
@@ -112,3 +130,36 @@ def build(params: dict, facts) -> dict:
             "years": "each node's year is a number in the facts file (lineage.years and the facts named above)",
         },
     }
+
+
+COUNTS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def _node_texts(node: dict, i: int, N: int, wall_label: str) -> dict:
+    """A node's dot title, its date line, and what the narration says when it opens or closes."""
+    step = f"Step {i + 1} of {N}, {node['title']}, {node['year']}"
+    return {
+        "dot_title": f"{i + 1} · {node['title']}, {node['year']} ({wall_label})",
+        "when": f"{node['year']} · {node['dated']}",
+        "said_expanded": f"{step}, expanded: wall {wall_label}.",
+        "said_collapsed": f"{step}, collapsed.",
+    }
+
+
+def _wall_texts(wall: dict, steps: list[int], N: int) -> dict:
+    """A wall's filter button, its accessible name and what the narration says when it is chosen;
+    the final step, which gathers all four walls, is marked with every wall and said apart."""
+    count, walls = wall["count"], COUNTS[len(WALLS)]
+    return {
+        "option": f"{wall['label']} ({count})",
+        "option_label": f"{wall['label']}: {count} {'step' if count == 1 else 'steps'} and K3",
+        "said": f"{wall['label']} wall: {count} of {N} steps, {'number' if count == 1 else 'numbers'} "
+        f"{', '.join(map(str, steps))}; the last step meets all {walls} walls.",
+    }
+
+
+def _open_steps(k: int, N: int) -> str:
+    """How many steps are open, said after a change of more than one."""
+    if k == N:
+        return f"All {N} steps expanded."
+    return f"{k} of {N} steps open." if k else "All steps collapsed."

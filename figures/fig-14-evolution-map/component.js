@@ -1,7 +1,9 @@
 /* FIG 14 · The evolution map: the chain of steps from GPT-2 to K3 (node list from the spec, years
  * from the facts file), an SVG overview coloured by the wall that forced each step, and nodes that
  * expand in place into wall, fix and price with a link to their section. A wall filter marks the
- * steps that answer one wall (and K3, which meets all four). The chain follows the argument, not the calendar; the years say so. */
+ * steps that answer one wall (and K3, which meets all four). The chain follows the argument, not the calendar; the years say so.
+ * Every text it shows is the builder's (the spec's node texts, and the sentences in data.text and
+ * on each node and wall). */
 (function () {
   "use strict";
   K3.register("fig-14-evolution-map", {
@@ -15,8 +17,9 @@
       var W = window.K3W, el = W.el;
       var nodes = data.nodes, N = nodes.length;
       var allIds = nodes.map(function (nd) { return nd.id; });
-      var wallLabel = {}, wallTag = {};
+      var wallLabel = {}, wallTag = {}, wallIndex = {};
       Object.keys(data.kinds).forEach(function (k) { wallLabel[k] = data.kinds[k].label; wallTag[k] = data.kinds[k].tag; });
+      data.walls.forEach(function (w, j) { wallIndex[w.id] = j; });
       var bulk = false;  // the action under way is "Expand all" / "Collapse all"
 
       function isOpen(id) { return ctx.get().open.indexOf(id) >= 0; }
@@ -30,7 +33,7 @@
         el("svg:line", { class: "f14-rail", x1: pad, x2: VW - pad, y1: cy, y2: cy }));
       var dots = nodes.map(function (nd, i) {
         var g = el("svg:g", { class: "f14-dot f14-w-" + nd.wall, transform: "translate(" + (pad + i * step) + "," + cy + ")", "data-i": i },
-          el("svg:title", { text: (i + 1) + " · " + nd.title + ", " + nd.year + " (" + wallLabel[nd.wall] + ")" }),
+          ctx.show(el("svg:title"), ["nodes", i, "dot_title"]),
           // the whole column around a dot takes the tap: a dot alone is under 24 px wide on a phone
           el("svg:rect", { class: "f14-hit", x: -step / 2, y: -cy, width: step, height: VH }),
           el("svg:text", { class: "f14-year", y: -20, "text-anchor": "middle", text: String(nd.year) }),
@@ -48,7 +51,7 @@
 
       /* ---- the nodes themselves, expanding in place ---- */
       var disc = W.disclosures({
-        label: "Steps from GPT-2 to Kimi K3",
+        label: ctx.text(["text", "steps_label"]),
         items: nodes.map(function (nd, i) {
           return {
             id: nd.id,
@@ -58,7 +61,7 @@
               el("span", { class: "f14-year-chip" }, el("span", { class: "visually-hidden", text: ", " }), String(nd.year)),
               el("span", { class: "f14-chip f14-w-" + nd.wall }, el("span", { class: "visually-hidden", text: ", wall: " }), wallLabel[nd.wall])),
             body: el("div", { class: "f14-body" },
-              el("p", { class: "f14-when", text: nd.year + " \u00b7 " + nd.dated }),
+              ctx.show(el("p", { class: "f14-when" }), ["nodes", i, "when"]),
               el("dl", { class: "f14-dl" },
                 part("Wall", nd.wall_html), part("Fix", nd.fix_html), part("Price", nd.price_html)),
               W.sectionLink(el("p", { class: "f14-link" }), nd.link_html, nd.section, "Read §")),
@@ -77,9 +80,9 @@
       });
 
       var filter = W.choice({
-        label: "Mark the steps that answer one wall",
-        options: [{ value: "any", text: "All walls" }].concat(data.walls.map(function (w) {
-          return { value: w.id, text: w.label + " (" + w.count + ")", aria: w.label + ": " + w.count + (w.count === 1 ? " step" : " steps") + " and K3" };
+        label: ctx.text(["text", "filter_label"]),
+        options: [{ value: "any", text: "All walls" }].concat(data.walls.map(function (w, j) {
+          return { value: w.id, text: ctx.text(["walls", j, "option"]), aria: ctx.text(["walls", j, "option_label"]) };
         })),
         value: ctx.get().wall,
         onChange: function (v, how) { ctx.set({ wall: v }, how); },
@@ -96,24 +99,16 @@
 
       function hover(i) { dots.forEach(function (d, j) { d.classList.toggle("is-hot", i === j); }); }
 
-      function describeOpen(prev, next) {
+      /* the narration: a wall chosen says which steps answer it; one step opened or closed names it,
+       * then how many are open; "Expand all" and "Collapse all" (or several at once) say how many */
+      function openSaid(prev, next) {
         var changed = allIds.filter(function (id) { return (prev.indexOf(id) >= 0) !== (next.indexOf(id) >= 0); });
-        if (!bulk && changed.length === 1) {
-          var i = allIds.indexOf(changed[0]), nd = nodes[i];
-          return "Step " + (i + 1) + " of " + N + ", " + nd.title + ", " + nd.year + (next.indexOf(nd.id) >= 0
-            ? ", expanded: wall " + wallLabel[nd.wall] + "; links to §" + W.sectionTitle(nd.section) + "." : ", collapsed.") +
-            " " + next.length + " of " + N + " open.";
-        }
-        if (next.length === N) return "All " + N + " steps expanded.";
-        return next.length ? next.length + " of " + N + " steps open." : "All steps collapsed.";
+        if (bulk || changed.length !== 1) return { then: ["open_steps_text", next.length] };
+        var i = allIds.indexOf(changed[0]);
+        return { step: ["nodes", i, next.indexOf(changed[0]) >= 0 ? "said_expanded" : "said_collapsed"],
+          open: ["open_text", next.length] };
       }
-      function describeWall(wall) {
-        if (wall === "any") return "All " + N + " steps shown.";
-        var hit = [];  // steps that name this wall (the final step, which gathers all four, is said apart)
-        nodes.forEach(function (nd, i) { if (nd.wall === wall) hit.push(i + 1); });
-        return wallLabel[wall] + " wall: " + hit.length + " of " + N + " steps, numbers " + hit.join(", ") +
-          "; the last step meets all four walls.";
-      }
+      function wallSaid(wall) { return wall === "any" ? ["text", "all_walls_said"] : ["walls", wallIndex[wall], "said"]; }
 
       return {
         render: function (s, prev) {  // writes only what changed (class toggles to the same value are no-ops)
@@ -128,10 +123,12 @@
           W.text(allBtn, s.open.length === N ? "Collapse all" : "Expand all");
         },
         describe: function (prev, next) {
-          var said = [];
-          if (prev.wall !== next.wall) said.push(describeWall(next.wall));
-          if (prev.open.join() !== next.open.join()) said.push(describeOpen(prev.open, next.open));
-          return said.join(" ");
+          var wall = prev.wall !== next.wall ? wallSaid(next.wall) : null;
+          var open = prev.open.join() !== next.open.join() ? openSaid(prev.open, next.open) : null;
+          if (!open) return wall ? { path: wall } : null;
+          if (open.then) return wall ? { path: ["text", "said_wall_and"], slots: { wall: wall, then: open.then } } : { path: open.then };
+          if (wall) return { path: ["text", "said_wall_and_step"], slots: { wall: wall, step: open.step, open: open.open } };
+          return { path: ["text", "said_step"], slots: open };
         },
       };
     },

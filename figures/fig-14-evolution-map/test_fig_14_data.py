@@ -1,5 +1,6 @@
-"""FIG 14's data against the facts, and every sentence that says what FIG 14 shows (in §14, in the
-figure's caption and in its text alternative) against that data.
+"""FIG 14's data against the facts, every sentence that says what FIG 14 shows (in §14, in the
+figure's caption and in its text alternative) against that data, and every sentence the figure
+itself shows (its titles, wall buttons and narration, in every state) against its nodes.
 
 The sentences are quoted verbatim: rewording one fails its test, so whoever rewords it re-checks it.
 """
@@ -10,6 +11,7 @@ import re
 
 import pytest
 
+from k3explainer.site.readertext import fill
 from tests.site import article
 
 # "near the end" of the chain: in its last quarter
@@ -182,3 +184,58 @@ def test_section_sentences(data, prose):
 def test_section_types_no_count(prose):
     body = prose.split("---", 2)[2]
     assert not re.search(NUMBER_WORDS, body, re.I)
+
+
+# ---- what the figure says --------------------------------------------------------------------------
+
+
+def test_every_node_says_its_own_title_year_and_wall(data):
+    nodes, N, kinds = data["nodes"], len(data["nodes"]), data["kinds"]
+    assert fill(data, ["text", "steps_label"]) == f"Steps from {nodes[0]['title']} to {nodes[-1]['title']}"
+    for i, n in enumerate(nodes):
+        label = kinds[n["wall"]]["label"]
+        assert fill(data, ["nodes", i, "dot_title"]) == f"{i + 1} · {n['title']}, {n['year']} ({label})"
+        assert fill(data, ["nodes", i, "when"]) == f"{n['year']} · {n['dated']}"
+        step = f"Step {i + 1} of {N}, {n['title']}, {n['year']}"
+        assert fill(data, ["nodes", i, "said_expanded"]) == f"{step}, expanded: wall {label}."
+        assert fill(data, ["nodes", i, "said_collapsed"]) == f"{step}, collapsed."
+
+
+def test_every_wall_says_its_count_and_its_steps(data):
+    N = len(data["nodes"])
+    for j, w in enumerate(data["walls"]):
+        steps = [i + 1 for i, n in enumerate(data["nodes"]) if n["wall"] == w["id"]]
+        assert len(steps) == w["count"] >= 1
+        assert fill(data, ["walls", j, "option"]) == f"{w['label']} ({w['count']})"
+        name = fill(data, ["walls", j, "option_label"])
+        assert name == f"{w['label']}: {w['count']} step{'s' * (w['count'] != 1)} and K3"
+        said = fill(data, ["walls", j, "said"])
+        head, _, tail = said.partition("; ")
+        assert head.startswith(f"{w['label']} wall: {w['count']} of {N} steps, number")
+        assert [int(x) for x in re.findall(r"\d+", head.split("steps, ")[1])] == steps
+        # the final step gathers every wall: it is marked for each, and said apart
+        assert tail == "the last step meets all four walls." and len(data["walls"]) == 4
+        assert data["nodes"][-1]["wall"] == "all"
+    assert fill(data, ["text", "all_walls_said"]) == f"All {N} steps shown."
+
+
+def test_every_narration_in_every_state_reads_the_data(data):
+    """One step opened or closed with k steps open, or several at once; with the wall changed too."""
+    N = len(data["nodes"])
+    for k in range(N + 1):
+        assert fill(data, ["open_text", k]) == f"{k} of {N} open."
+        then = fill(data, ["open_steps_text", k])
+        assert then == (
+            "All steps collapsed." if k == 0 else f"All {N} steps expanded." if k == N else f"{k} of {N} steps open."
+        )
+        wall = ["walls", 1, "said"]
+        assert fill(data, ["text", "said_wall_and"], {"wall": wall, "then": ["open_steps_text", k]}) == (
+            f"{fill(data, wall)} {then}"
+        )
+        for i in range(N):
+            for said in ("said_expanded", "said_collapsed"):
+                slots = {"step": ["nodes", i, said], "open": ["open_text", k]}
+                sentence = fill(data, ["text", "said_step"], slots)
+                assert sentence == f"{fill(data, ['nodes', i, said])} {k} of {N} open."
+                both = fill(data, ["text", "said_wall_and_step"], {"wall": ["text", "all_walls_said"], **slots})
+                assert both == f"All {N} steps shown. {sentence}"

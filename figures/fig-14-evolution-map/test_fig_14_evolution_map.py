@@ -1,9 +1,11 @@
-"""FIG 14 · evolution map: every node expands, collapses, shows its year from the facts and links to an existing section."""
+"""FIG 14 · evolution map: every node expands, collapses, shows its year from the facts and links to
+an existing section; the wall filter marks its steps; what is shown (titles, dates, the narration)
+is what was shipped, whose sentences test_fig_14_data.py reads against the nodes."""
 
 import pytest
 import yaml
 
-from tests.browser.support import ROOT, assert_axe_clean_through, open_figure, shipped_data
+from tests.browser.support import ROOT, assert_axe_clean_through, assert_shown_is_shipped, open_figure, shipped_data
 
 pytestmark = pytest.mark.browser
 FIG = "fig-14"
@@ -47,12 +49,17 @@ def test_every_node_expands_links_to_its_section_and_collapses(watched, site_url
             node["section"],
         )
         assert target is not None and target in link.inner_text()
+        live = fig.locator(".fig-live")
         assert (
-            f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, {shipped[i]['year']}, expanded"
-            in fig.locator(".fig-live").inner_text()
+            f"Step {i + 1} of {len(spec_nodes)}, {node['title']}, {shipped[i]['year']}, expanded" in live.inner_text()
         )
+        assert live.get_attribute("data-slots") == f'{{"step":["nodes",{i},"said_expanded"],"open":["open_text",1]}}'
+        # the dots' titles, the date lines and the narration: 2 per node and one
+        assert assert_shown_is_shipped(page, site_dir, FIG) == 2 * len(spec_nodes) + 1
         btn.click()
         assert btn.get_attribute("aria-expanded") == "false" and not body.is_visible()
+        assert live.get_attribute("data-slots") == f'{{"step":["nodes",{i},"said_collapsed"],"open":["open_text",0]}}'
+        assert_shown_is_shipped(page, site_dir, FIG)
 
 
 def test_keyboard_moves_along_the_chain_and_toggles(watched, site_url, spec_nodes):
@@ -85,7 +92,7 @@ def test_overview_dots_open_nodes_and_links_jump(watched, site_url, spec_nodes):
     page.wait_for_function("id => location.hash.startsWith('#' + id)", arg=spec_nodes[4]["section"])
 
 
-def test_wall_filter_marks_the_steps_of_one_wall(watched, site_url, spec_nodes):
+def test_wall_filter_marks_the_steps_of_one_wall(watched, site_url, site_dir, spec_nodes):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     memory = [i for i, n in enumerate(spec_nodes) if n["wall"].lower().startswith("memory:")]
@@ -95,13 +102,15 @@ def test_wall_filter_marks_the_steps_of_one_wall(watched, site_url, spec_nodes):
     dim = [i for i in range(len(spec_nodes)) if "is-dim" in (items(fig).nth(i).get_attribute("class") or "")]
     assert dim == [i for i in range(len(spec_nodes)) if i not in memory and i != last]
     assert f"{len(memory)} of {len(spec_nodes)} steps" in fig.locator(".fig-live").inner_text()
+    assert fig.locator(".fig-live").get_attribute("data-shows") == '["walls",1,"said"]'
+    assert_shown_is_shipped(page, site_dir, FIG)
     page.keyboard.press("ArrowRight")  # next wall: capacity
     capacity = [i for i, n in enumerate(spec_nodes) if n["wall"].lower().startswith("capacity:")]
     assert fig.locator(".k3-disc-item:not(.is-dim)").count() == len(capacity) + 1
     assert "fig-14.wall=capacity" in page.url
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, spec_nodes):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, spec_nodes):
     page, _ = watched
     ids = [n["id"] for n in spec_nodes]
     fig = open_figure(page, site_url, FIG, f"#fig-14.open={ids[1]},{ids[5]}&fig-14.wall=memory")
@@ -116,8 +125,11 @@ def test_state_lives_in_the_url_and_history(watched, site_url, spec_nodes):
     page.wait_for_function("() => document.querySelectorAll('#fig-14 .k3-disc-btn[aria-expanded=true]').length === 2")
     fig.get_by_role("button", name="Expand all").click()
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == len(ids)
+    assert fig.locator(".fig-live").get_attribute("data-shows") == f'["open_steps_text",{len(ids)}]'
     fig.get_by_role("button", name="Collapse all").click()
     assert fig.locator(".k3-disc-btn[aria-expanded=true]").count() == 0
+    assert fig.locator(".fig-live").get_attribute("data-shows") == '["open_steps_text",0]'
+    assert_shown_is_shipped(page, site_dir, FIG)
 
 
 def test_the_order_note_and_the_kv_cache_wall(watched, site_url, site_dir):
@@ -130,7 +142,10 @@ def test_the_order_note_and_the_kv_cache_wall(watched, site_url, site_dir):
     assert fig.locator(".f14-dot").nth(kv).locator(".f14-wall-tag").text_content() == "Recompute"
     # the four wall buttons, each with its count from the data; recomputation is not one of them
     labels = [r.inner_text() for r in fig.locator("[role=radio]").all()][1:]
-    assert labels == [f"{w['label']} ({w['count']})" for w in data["walls"]]
+    assert labels == [f"{w['label']} ({w['count']})" for w in data["walls"]] == [w["option"] for w in data["walls"]]
+    names = [r.get_attribute("aria-label") for r in fig.locator("[role=radio]").all()][1:]
+    assert names == [w["option_label"] for w in data["walls"]]
+    assert fig.locator("[role=radiogroup]").get_attribute("aria-label") == data["text"]["filter_label"]
     fig.get_by_role("radio", name=f"Coupling: {data['walls'][0]['count']} steps").click()
     assert "is-dim" in (items(fig).nth(kv).get_attribute("class") or "")
 

@@ -5,6 +5,18 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
 
 from k3explainer.kernels import causal_softmax_attention, delta_rule, l2_normalize
+from k3explainer.site.readertext import fixed, integer
+
+# The attention column's stages: the choice's label, the stage grid's caption, and what the
+# narration calls the stage (for the output: the output O, not the weights the grid still shows).
+STAGES = [
+    ("QKᵀ", "raw scores q·k", "raw scores q·k"),
+    ("÷ √dₖ", "scaled scores q·k / √dₖ", "scaled scores q·k / √dₖ"),
+    ("+ M", "masked scores (+ M)", "masked scores"),
+    ("softmax", "softmax weights (rows sum to 1)", "softmax weights"),
+    ("· V", "softmax weights (rows sum to 1)", "output O = weights · V"),
+]
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 class Params(BaseModel):
@@ -24,6 +36,29 @@ class Params(BaseModel):
                 f"d_k {self.d_k} must equal d_v {self.d_v}: the delta-rule panel draws k and v in one table"
             )
         return self
+
+
+def vector(xs, digits: int) -> str:
+    """A vector as the narration reads it: "[0.123, −0.456]"."""
+    return "[" + ", ".join(fixed(x, digits) for x in xs) + "]"
+
+
+def stage_texts(att: dict, named: list[str], digits: int) -> list[dict]:
+    """Each attention stage's label, caption, the name its button is read by, and what the
+    narration says when it is picked: the last query's row, the one every stage changes."""
+    rows = [att["raw_scores"], att["scaled_scores"], att["scaled_scores"], att["weights"], att["output"]]
+    last = len(named) - 1
+    return [
+        {
+            "label": label,
+            "caption": caption,
+            "aria": f"Stage {s + 1}: {caption}" + (" and outputs" if s == len(STAGES) - 1 else ""),
+            "describe": f"Attention, {said} for query {named[last]}: {vector(rows[s][last], digits)}"
+            + ("; the earlier queries' entries above the diagonal are −∞" if s == 2 else "")
+            + ".",
+        }
+        for s, (label, caption, said) in enumerate(STAGES)
+    ]
 
 
 def build(params: dict, facts) -> dict:
@@ -60,6 +95,12 @@ def build(params: dict, facts) -> dict:
     )
     # one colour scale for every matrix of the figure: the largest finite magnitude it shows
     heat_scale = float(max(np.max(np.abs(x[np.isfinite(x)])) for x in shown))
+    # what each keeps after t tokens: attention every key and value so far, the delta rule one state
+    kept = {"attention": [(t + 1) * (d_k + d_v) for t in range(T)], "delta": d_k * d_v}
+    # a token is labelled by its word, quoted ("a" and "I" are words here, not symbols); prose
+    # names it by position and word
+    names = [f"“{t}”" for t in tokens]
+    named = [f"{t + 1} ({names[t]})" for t in range(T)]
     return {
         "tokens": tokens,
         "d_k": d_k,
@@ -70,8 +111,26 @@ def build(params: dict, facts) -> dict:
         "k": k,
         "v": v,
         "heat_scale": heat_scale,
-        # what each keeps after t tokens: attention every key and value so far, the delta rule one state
-        "kept": {"attention": [(t + 1) * (d_k + d_v) for t in range(T)], "delta": d_k * d_v},
+        "kept": kept,
+        "kept_text": {"attention": [integer(n) for n in kept["attention"]], "delta": integer(kept["delta"])},
+        "token_names": names,
+        "token_named": named,
+        "stages": stage_texts(att, named, digits),
+        "text": {
+            "keeps_heading": "What each keeps and reads",
+            "token_option": "Token {token}",
+            "beta": f"β = {fixed(beta, 2)}",
+            "beta_label": f"write strength beta = {fixed(beta, 2)}",
+            "keeps_attention": (
+                "Attention after token {token} keeps every key and value so far: {kept} numbers, one more row of "
+                "each per token."
+            ),
+            "keeps_delta": (
+                f"The delta rule keeps one {d_k} × {d_v} state: {integer(kept['delta'])} numbers after any number "
+                "of tokens."
+            ),
+            "describe_both": "{attention} {delta}",  # a stage and a token picked at once
+        },
         "attention": {
             "scale": att["scale"],
             "raw_scores": att["raw_scores"],
@@ -92,6 +151,13 @@ def build(params: dict, facts) -> dict:
                 "state": dr["state"][t],
                 "changed": changed[t].astype(int),
                 "output": dr["output"][t],
+                "before_caption": f"S{str(t).translate(SUBSCRIPTS)} before",
+                "after_caption": f"S{str(t + 1).translate(SUBSCRIPTS)} after",
+                "describe": (
+                    f"Delta rule, token {named[t]}: read {vector(dr['read'][t], digits)}, error "
+                    f"{vector(dr['error'][t], digits)}, output {vector(dr['output'][t], digits)}. Attention now "
+                    f"keeps {integer(kept['attention'][t])} numbers, the delta rule {integer(kept['delta'])}."
+                ),
             }
             for t in range(T)
         ],

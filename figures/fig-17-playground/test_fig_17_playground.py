@@ -1,13 +1,22 @@
-"""FIG 17 · playground: each attention stage and each delta-rule token shows exactly the kernels'
-intermediates; symbols link both ways with the §02, §06 and §17 equations, by hover and by focus."""
+"""FIG 17 · playground in the browser: each attention stage and each delta-rule token shows exactly
+the shipped intermediates, and the shipped sentences; symbols link both ways with the §02, §06 and
+§17 equations, by hover and by focus. The shipped data against the shippeds, and its sentences
+against the numbers, in test_fig_17_data.py."""
 
+import json
 from itertools import pairwise
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import causal_softmax_attention, delta_rule
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, table_numbers, tables_numbers
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    table_numbers,
+    tables_numbers,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-17"
@@ -16,24 +25,39 @@ DR_ROWS = ["dr-k", "dr-v", "dr-read", "dr-error", "dr-q", "dr-out"]
 
 
 @pytest.fixture(scope="module")
-def kernel(site_dir):
+def shipped(site_dir):
+    """The data the figure received (and the site it came from), its intermediates as arrays:
+    [stage] for attention, [token] for the delta rule."""
     data = shipped_data(site_dir, FIG)
-    q, k, v = (np.array(data[n]) for n in "qkv")
-    _, _, att = causal_softmax_attention(q, k, v, trace=True)
-    _, _, dr = delta_rule(q, k, v, np.full(len(k), data["beta"]), scale=1.0, trace=True)
-    return {"data": data, "q": q, "k": k, "v": v, "att": att, "dr": dr}
+    steps = data["delta"]
+    return {
+        "data": data,
+        "site_dir": site_dir,
+        **{n: np.array(data[n]) for n in "qkv"},
+        "att": {key: np.array(data["attention"][key]) for key in ("raw_scores", "scaled_scores", "weights", "output")},
+        "dr": {
+            key: np.array([step[key] for step in steps])
+            for key in ("state_prev", "read", "error", "write", "state", "output")
+        },
+    }
+
+
+def shows(fig, selector):
+    """The path of the shipped text an element shows (None if it is not tagged)."""
+    tag = fig.locator(selector).first.get_attribute("data-shows")
+    return json.loads(tag) if tag else None
 
 
 def att_tables(fig):
     return tables_numbers(fig.page, f"#{FIG} .f17-mats table")[:5]  # Q, K, V, stage, O
 
 
-def assert_attention_stage(fig, kernel, s):
-    att = kernel["att"]
+def assert_attention_stage(fig, shipped, s):
+    att = shipped["att"]
     Q, K, V, S, O = att_tables(fig)
-    assert np.array(Q) == pytest.approx(kernel["q"], abs=TOL)
-    assert np.array(K) == pytest.approx(kernel["k"], abs=TOL)
-    assert np.array(V) == pytest.approx(kernel["v"], abs=TOL)
+    assert np.array(Q) == pytest.approx(shipped["q"], abs=TOL)
+    assert np.array(K) == pytest.approx(shipped["k"], abs=TOL)
+    assert np.array(V) == pytest.approx(shipped["v"], abs=TOL)
     src = [att["raw_scores"], att["scaled_scores"], att["scaled_scores"], att["weights"], att["weights"]][s]
     T = len(src)
     for i in range(T):
@@ -49,12 +73,14 @@ def assert_attention_stage(fig, kernel, s):
     assert fig.locator(".f17-col").first.locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(
         s
     )
+    assert shows(fig, ".f17-stage caption") == ["stages", s, "caption"]
+    assert assert_shown_is_shipped(fig.page, shipped["site_dir"], FIG) >= 4  # caption, beta, both keeps (+ narration)
 
 
-def assert_delta_token(fig, kernel, t):
-    dr = kernel["dr"]
+def assert_delta_token(fig, shipped, t):
+    dr = shipped["dr"]
     vec, *grids = tables_numbers(fig.page, f"#{FIG} .k3-delta-vec table, #{FIG} .k3-delta-eq table")
-    expect = [kernel["k"][t], kernel["v"][t], dr["read"][t], dr["error"][t], kernel["q"][t], dr["output"][t]]
+    expect = [shipped["k"][t], shipped["v"][t], dr["read"][t], dr["error"][t], shipped["q"][t], dr["output"][t]]
     for shown, want in zip(vec, expect, strict=True):
         assert shown == pytest.approx(want, abs=TOL)
     for grid, key in zip(grids, ["state_prev", "write", "state"], strict=True):
@@ -62,59 +88,78 @@ def assert_delta_token(fig, kernel, t):
     assert fig.locator(".f17-col").nth(1).locator("[role=radio][aria-checked=true]").get_attribute("data-value") == str(
         t
     )
+    step = shipped["data"]["delta"][t]
+    captions = fig.locator(".k3-delta-eq caption").all_inner_texts()
+    assert (captions[0], captions[-1]) == (step["before_caption"], step["after_caption"])
+    keeps = fig.locator(".f17-keep-n").first
+    assert json.loads(keeps.get_attribute("data-slots")) == {
+        "token": ["token_named", t],
+        "kept": ["kept_text", "attention", t],
+    }
+    assert assert_shown_is_shipped(fig.page, shipped["site_dir"], FIG) >= 4
 
 
-def test_attention_stages_by_mouse_and_keyboard(watched, site_url, kernel):
+def test_attention_stages_by_mouse_and_keyboard(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_attention_stage(fig, kernel, 0)
+    assert_attention_stage(fig, shipped, 0)
     radios = fig.locator(".f17-col").first.locator("[role=radio]")
+    d = shipped["data"]
+    # every button is named by its shipped text: the stages, the tokens, β
+    assert radios.evaluate_all("bs => bs.map(b => [b.textContent, b.getAttribute('aria-label')])") == [
+        [st["label"], st["aria"]] for st in d["stages"]
+    ]
+    tokens = fig.locator(".f17-col").nth(1).locator("[role=radio]")
+    assert tokens.evaluate_all("bs => bs.map(b => [b.textContent, b.getAttribute('aria-label')])") == [
+        [name, f"Token {named}"] for name, named in zip(d["token_names"], d["token_named"], strict=True)
+    ]
+    assert fig.locator(".f17-beta").get_attribute("aria-label") == d["text"]["beta_label"]
     for s in range(5):
         radios.nth(s).click()
-        assert_attention_stage(fig, kernel, s)
+        assert_attention_stage(fig, shipped, s)
     assert "Attention" in fig.locator(".fig-live").inner_text()
-    out_last = kernel["att"]["output"][-1]
+    out_last = shipped["att"]["output"][-1]
     assert f"{abs(out_last[0]):.3f}" in fig.locator(".fig-live").inner_text()
     radios.nth(4).focus()
     page.keyboard.press("Home")
-    assert_attention_stage(fig, kernel, 0)
+    assert_attention_stage(fig, shipped, 0)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert_attention_stage(fig, kernel, 2)
+    assert_attention_stage(fig, shipped, 2)
     page.keyboard.press("End")
-    assert_attention_stage(fig, kernel, 4)
+    assert_attention_stage(fig, shipped, 4)
     weights = np.array(att_tables(fig)[3], dtype=object)
     for row in weights:
         assert sum(float(x) for x in row) == pytest.approx(1, abs=0.002)
 
 
-def test_delta_tokens_by_mouse_and_keyboard(watched, site_url, kernel):
+def test_delta_tokens_by_mouse_and_keyboard(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    assert_delta_token(fig, kernel, 0)
+    assert_delta_token(fig, shipped, 0)
     assert table_numbers(fig.locator(".k3-delta-vec table"))[2] == [0, 0, 0, 0]  # the empty state reads zero
     radios = fig.locator(".f17-col").nth(1).locator("[role=radio]")
     radios.nth(2).click()
-    assert_delta_token(fig, kernel, 2)
+    assert_delta_token(fig, shipped, 2)
     assert "Delta rule, token 3" in fig.locator(".fig-live").inner_text()
     radios.nth(2).focus()
     page.keyboard.press("ArrowRight")
-    assert_delta_token(fig, kernel, 3)
+    assert_delta_token(fig, shipped, 3)
     page.keyboard.press("Home")
-    assert_delta_token(fig, kernel, 0)
+    assert_delta_token(fig, shipped, 0)
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, kernel):
+def test_state_lives_in_the_url_and_history(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-17.att=3&fig-17.tok=2")
-    assert_attention_stage(fig, kernel, 3)
-    assert_delta_token(fig, kernel, 2)
+    assert_attention_stage(fig, shipped, 3)
+    assert_delta_token(fig, shipped, 2)
     fig.locator(".f17-col").nth(1).locator("[role=radio][data-value='1']").click()
     assert "fig-17.tok=1" in page.url and "fig-17.att=3" in page.url
     page.go_back()
     page.wait_for_selector("#fig-17 .f17-col:nth-child(2) [role=radio][data-value='2'][aria-checked=true]")
-    assert_delta_token(fig, kernel, 2)
-    assert_attention_stage(fig, kernel, 3)
+    assert_delta_token(fig, shipped, 2)
+    assert_attention_stage(fig, shipped, 3)
 
 
 @pytest.mark.parametrize("section", ["attention", "playground"])
@@ -147,7 +192,7 @@ def test_delta_symbols_link_both_ways(watched, site_url, section):
     assert page.locator(f"#{section} .math-block math [data-sym='dr-beta'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_through_every_interaction(watched, site_url, kernel):
+def test_no_accessibility_violations_through_every_interaction(watched, site_url, shipped):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     stages = fig.locator(".f17-col").first.locator("[role=radio]")
@@ -157,7 +202,7 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     acts.update(
         {
             f"delta token {t + 1} by click": (lambda i: lambda p: tokens.nth(i).click())(t)
-            for t in range(len(kernel["k"]))
+            for t in range(len(shipped["k"]))
         }
     )
     acts.update(
@@ -194,28 +239,28 @@ def heat_cells(table):
     )
 
 
-def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site_url, kernel):
+def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site_url, shipped):
     """Each cell's colour follows its value on the figure's one scale (the largest |value| shown);
     the number is in the cell for screen readers, shown on focus and by the toggle."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-17.att=3")
-    data = kernel["data"]
-    att = kernel["att"]
+    data = shipped["data"]
+    att = shipped["att"]
     shown = [
-        kernel["q"],
-        kernel["k"],
-        kernel["v"],
+        shipped["q"],
+        shipped["k"],
+        shipped["v"],
         att["raw_scores"],
         att["weights"],
         att["output"],
-        kernel["dr"]["state"],
-        kernel["dr"]["write"],
-        kernel["dr"]["error"],
+        shipped["dr"]["state"],
+        shipped["dr"]["write"],
+        shipped["dr"]["error"],
     ]
     scale = max(np.max(np.abs(x[np.isfinite(x)])) for x in shown)
     assert data["heat_scale"] == pytest.approx(scale, rel=1e-9)
     tables = fig.locator(".f17-mats table")
-    for n, want in [(2, kernel["v"]), (3, att["weights"])]:
+    for n, want in [(2, shipped["v"]), (3, att["weights"])]:
         cells = heat_cells(tables.nth(n))
         for i, row in enumerate(cells):
             for j, c in enumerate(row):
@@ -228,37 +273,37 @@ def test_matrices_are_heatmaps_on_one_scale_with_numbers_on_demand(watched, site
     number = cell.locator(".k3-heat-n")
     assert number.bounding_box()["width"] <= 1  # visually hidden until asked for
     cell.focus()
-    assert number.bounding_box()["width"] > 10 and number.inner_text() == f"{kernel['v'][0][0]:.3f}".replace("-", "−")
+    assert number.bounding_box()["width"] > 10 and number.inner_text() == f"{shipped['v'][0][0]:.3f}".replace("-", "−")
     page.keyboard.press("ArrowRight")  # arrows move within the grid
-    assert page.evaluate("document.activeElement.textContent") == f"{kernel['v'][0][1]:.3f}".replace("-", "−")
+    assert page.evaluate("document.activeElement.textContent") == f"{shipped['v'][0][1]:.3f}".replace("-", "−")
     toggle = fig.get_by_role("button", name="Show numbers")
     toggle.click()
     assert toggle.get_attribute("aria-pressed") == "true"
     assert tables.nth(0).locator(".k3-heat-n").first.bounding_box()["width"] > 10
 
 
-def test_what_each_keeps_and_reads(watched, site_url, kernel):
+def test_what_each_keeps_and_reads(watched, site_url, shipped):
     """Below the columns: attention keeps every key and value so far (rows grow with the token),
     the delta rule one d × d state; each reads its output from what it keeps."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-    d = kernel["data"]
+    d = shipped["data"]
     box = fig.locator(".f17-keep")
     radios = fig.locator(".f17-col").nth(1).locator("[role=radio]")
-    for t in range(len(kernel["k"])):
+    for t in range(len(shipped["k"])):
         radios.nth(t).click()
         kept_k, kept_v = (table_numbers(box.locator("table").nth(i)) for i in range(2))
-        for i in range(len(kernel["k"])):
+        for i in range(len(shipped["k"])):
             if i <= t:
-                assert kept_k[i] == pytest.approx(kernel["k"][i], abs=TOL)
-                assert kept_v[i] == pytest.approx(kernel["v"][i], abs=TOL)
+                assert kept_k[i] == pytest.approx(shipped["k"][i], abs=TOL)
+                assert kept_v[i] == pytest.approx(shipped["v"][i], abs=TOL)
             else:
                 assert kept_k[i] == ["·"] * d["d_k"]
         w = table_numbers(box.locator("table").nth(2))[0]
-        assert w[: t + 1] == pytest.approx(kernel["att"]["weights"][t][: t + 1], abs=TOL)
-        assert table_numbers(box.locator("table").nth(3))[0] == pytest.approx(kernel["att"]["output"][t], abs=TOL)
-        assert np.array(table_numbers(box.locator("table").nth(4))) == pytest.approx(kernel["dr"]["state"][t], abs=TOL)
-        assert table_numbers(box.locator("table").nth(5))[0] == pytest.approx(kernel["dr"]["output"][t], abs=TOL)
+        assert w[: t + 1] == pytest.approx(shipped["att"]["weights"][t][: t + 1], abs=TOL)
+        assert table_numbers(box.locator("table").nth(3))[0] == pytest.approx(shipped["att"]["output"][t], abs=TOL)
+        assert np.array(table_numbers(box.locator("table").nth(4))) == pytest.approx(shipped["dr"]["state"][t], abs=TOL)
+        assert table_numbers(box.locator("table").nth(5))[0] == pytest.approx(shipped["dr"]["output"][t], abs=TOL)
         text = box.inner_text()
         assert f"{(t + 1) * (d['d_k'] + d['d_v'])} numbers" in text and f"{d['d_k'] * d['d_v']} numbers" in text
 
@@ -277,7 +322,10 @@ EQ_JS = """() => [...document.querySelectorAll('#fig-17 .k3-delta-eq > *')].map(
 
 def show_numbers(fig):
     fig.get_by_role("button", name="Show numbers").click()
-    fig.page.wait_for_timeout(50)
+    fig.page.wait_for_function(  # every number in place (the grids are laid out again around them)
+        "() => document.querySelector('#fig-17 .f17-root').classList.contains('k3-heat-numbers')"
+        " && document.querySelector('#fig-17 .k3-heat-n').getBoundingClientRect().width > 10"
+    )
 
 
 @pytest.mark.parametrize("numbers", [False, True], ids=["heatmap", "numbers"])
@@ -391,7 +439,7 @@ def _contrast(page, a_css: str, b_css: str) -> float:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_zero_is_a_filled_cell_an_empty_slot_is_not(watched, site_url, kernel, scheme):
+def test_a_zero_is_a_filled_cell_an_empty_slot_is_not(watched, site_url, shipped, scheme):
     """A value of (near) zero is still a cell of colour, a visible step off the page, while a slot
     with nothing in it yet ("·") is only an outline: in dark mode too, where both used to sink into
     the background."""
@@ -399,7 +447,7 @@ def test_a_zero_is_a_filled_cell_an_empty_slot_is_not(watched, site_url, kernel,
     page.emulate_media(color_scheme=scheme)
     fig = open_figure(page, site_url, FIG)
     before = fig.locator(".k3-delta-eq table").first  # S₀ = 0 before the first token
-    assert np.array(table_numbers(before)) == pytest.approx(np.zeros_like(kernel["dr"]["state_prev"][0]), abs=TOL)
+    assert np.array(table_numbers(before)) == pytest.approx(np.zeros_like(shipped["dr"]["state_prev"][0]), abs=TOL)
     zero = before.locator("tbody td").first.evaluate("td => getComputedStyle(td).backgroundColor")
     assert _contrast(page, zero, "var(--paper)") >= 1.2
     empty = fig.locator(".f17-mats table").nth(4).locator("tbody td").first  # O before its stage: "·"

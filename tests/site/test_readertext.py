@@ -2,6 +2,7 @@
 ctx.text does the same in the browser; each figure's browser tests hold the two equal through
 assert_shown_is_shipped), and the number forms builders write into their sentences."""
 
+import numpy as np
 import pytest
 
 from k3explainer.site.readertext import at, fill, fixed, integer, sci, si
@@ -29,7 +30,8 @@ def test_a_template_and_slots_that_do_not_match_are_an_error(path, slots, messag
 
 
 def test_numbers_as_the_page_writes_them():
-    assert integer(1234567.4) == "1,234,567" and integer(-3) == "−3"
+    assert integer(1234567.4) == "1,234,567" and integer(-3) == "−3" and integer(2.5) == "3"
+    assert integer(np.int64(2**60)) == f"{2**60:,}" and fixed(np.float64(0.5), 1) == "0.5"  # numpy's own, exactly
     assert fixed(-1.23456, 2) == "−1.23" and fixed(-0.0001) == "0.000" and fixed(2) == "2.000"
     assert fixed(4.625, 2) == "4.63" and fixed(-4.625, 2) == "−4.63" and fixed(0.125, 2) == "0.13"  # ties as toFixed
     assert si(999) == "999" and si(1200, "FLOP") == "1.20 KFLOP" and si(999_999) == "1.00 M" and si(512, "B") == "512 B"

@@ -11,9 +11,10 @@ the build rendered (figdata.markdown_paths) and takes no slots.
 
 from __future__ import annotations
 
+import operator
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 SLOT = re.compile(r"\{(\w+)\}")
@@ -58,9 +59,17 @@ def _minus(s: str) -> str:
     return MINUS + s[1:] if s.startswith("-") else s
 
 
+def _exact(x) -> Decimal:
+    """x as a Decimal holding its exact value (numpy's ints and floats included)."""
+    try:
+        return Decimal(operator.index(x))
+    except TypeError:
+        return Decimal(float(x))
+
+
 def integer(x: float) -> str:
     """1234567 → "1,234,567", rounded to a whole number half up as W.int's Math.round (2.5 → "3")."""
-    return _minus(f"{int(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP)):,}")
+    return _minus(f"{int(_exact(x).quantize(Decimal(1), rounding=ROUND_HALF_UP)):,}")
 
 
 def fixed(x: float, digits: int = 3) -> str:
@@ -68,7 +77,7 @@ def fixed(x: float, digits: int = 3) -> str:
     toFixed does (4.625 → "4.63"); a value that rounds to zero is "0.000"."""
     if abs(x) < 0.5 * 10**-digits:
         x = 0.0
-    return _minus(str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)))
+    return _minus(str(_exact(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)))
 
 
 def si(x: float, unit: str = "") -> str:

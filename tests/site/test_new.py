@@ -79,10 +79,8 @@ def test_new_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):
 def test_a_project_file_replaces_the_themes_a_missing_required_one_is_named_an_optional_one_is_not(tmp_path, capsys):
     project = tmp_path / "p"
     assert main(["new", str(project)]) == 0
-    (project / "static" / "css").mkdir(exist_ok=True)
-    (project / "static" / "css" / "base.css").write_text(
-        ":root { --own-paper: #fff; }\n", encoding="utf-8"
-    )
+    (project / "static" / "css").mkdir(parents=True, exist_ok=True)
+    (project / "static" / "css" / "base.css").write_text(":root { --own-paper: #fff; }\n", encoding="utf-8")
     (project / "templates").mkdir()
     (project / "templates" / "base.html").write_text(
         (Project(project).file("templates/base.html"))

@@ -7,11 +7,19 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import default_scale, delta_rule, delta_rule_chunked
+from k3explainer.site.readertext import fixed, sci
 
 from .delta_tokens import RepeatKey, inputs
 
 Stage = Literal["read", "error", "write", "state"]
 STAGES = get_args(Stage)  # the four stages of a token, named as the component names them
+STAGE_LABELS = ("read Sᵀk", "error v − Sᵀk", "write β k errᵀ", "new S")  # the stage picker's buttons
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def sub(n: int) -> str:
+    """3 → "₃", for state names like S₃ (the page's W.sub)."""
+    return str(n).translate(SUBSCRIPTS)
 
 
 class OpenAt(BaseModel):
@@ -41,6 +49,73 @@ class Params(BaseModel):
             if token and token > self.n_tokens:
                 raise ValueError(f"{name} {token} is beyond the {self.n_tokens} tokens")
         return self
+
+
+def vector_text(xs, digits: int) -> str:
+    """[0.123, −0.456, …] as the narration writes a vector."""
+    return "[" + ", ".join(fixed(x, digits) for x in xs) + "]"
+
+
+def walk_texts(tr: dict, changed: np.ndarray, beta: float, digits: int, repeat: dict | None) -> list[dict]:
+    """What the figure says at each step (token t, stage s: step 4t + s): the stepper's readout, the
+    note above the grids, the narration, and how many rows of the repeated key's card are filled."""
+    T, b = len(tr["read"]), fixed(beta, 2)
+    walk = []
+    for t in range(T):
+        said = (
+            f"read: Sᵀk = {vector_text(tr['read'][t], digits)}.",
+            f"error: v − Sᵀk = {vector_text(tr['error'][t], digits)}.",
+            f"write β k errorᵀ with β = {b}; its first row is {vector_text(tr['write'][t][0], digits)}.",
+            f"new state; {int(changed[t].sum())} cells changed; its first row is now "
+            f"{vector_text(tr['state'][t][0], digits)}.",
+        )
+        for s, stage in enumerate(STAGES):
+            if t == 0:
+                note = f"Token {t + 1}: the state is empty, so the read is zero and the write is β k vᵀ."
+            elif repeat and t == repeat["token"] - 1:
+                note = (
+                    f"Token {repeat['token']} reuses token {repeat['key_of']}'s key with a new value: the read "
+                    "returns roughly the old value, blurred by the writes since, and the write moves it most of "
+                    "the way to the new one."
+                )
+            elif s == 0:  # the chips appear with the error, so the read stage says what is being read instead
+                note = f"Token {t + 1}: first, read what the state already holds for this key."
+            else:
+                note = (
+                    f"Token {t + 1}: the write is β = {b} times k (chips down its side) times the error (chips "
+                    "along its top)."
+                )
+            step = {"readout": f"token {t + 1} / {T} · {stage}", "note": note, "said": f"Token {t + 1}, {said[s]}"}
+            if repeat:  # the card's rows revealed: the stored value only once its token has written it
+                r, src = repeat["token"] - 1, repeat["key_of"] - 1
+                step["repeat_rows"] = (
+                    0 if t < src else 1 if t < r else 4 if t > r else 2 if s == 0 else 3 if s < 3 else 4
+                )
+            walk.append(step)
+    return walk
+
+
+def repeat_texts(repeat: dict, beta: float) -> dict:
+    """The repeated key's card: its caption and row labels, its line for each number of rows filled
+    (0 to 4) and the jump to that token from before it and from after it."""
+    token, key_of = repeat["token"], repeat["key_of"]
+    while_reading = (
+        "The read returns roughly the stored value, blurred by the writes since; the error is what the new value "
+        "still needs."
+    )
+    return {
+        "caption": f"token {token} reuses token {key_of}'s key",
+        "rows": [f"v{sub(key_of)} (stored)", "read Sᵀk", f"v{sub(token)} (new)", "read after write"],
+        "note": [
+            f"Token {key_of} will store a value under this key; token {token} will bring it back with a new one.",
+            f"Token {token} will bring this key back with a new value.",
+            while_reading,
+            while_reading,
+            f"After the write the key reads {fixed(beta * 100, 0)} % of the way from the old read to the new value "
+            f"(β = {fixed(beta, 2)}, unit-length key).",
+        ],
+        "go": {"ahead": f"Go to token {token}", "back": f"Back to token {token}"},
+    }
 
 
 def build(params: dict, facts) -> dict:
@@ -84,12 +159,61 @@ def build(params: dict, facts) -> dict:
         raise ValueError(f"open_at needs a token in 1..{T} and a stage in {STAGES}, got {open_at}")
     # one colour scale for every grid and vector of the figure: the largest magnitude shown
     heat_scale = float(max(np.max(np.abs(x)) for x in (k, v, tr["read"], tr["error"], tr["write"], tr["state"])))
+    b = fixed(beta, 2)
+    chunked = {
+        "state": S_c,
+        "state_diff": float(np.max(np.abs(S_c - S))),
+        "output_diff": float(np.max(np.abs(o_c - o))),
+        "n_chunks": -(-T // C),
+    }
+    readback = {
+        "k": k1[0],
+        "v": v1[0],
+        "state": rb_state,
+        "out": rb_out[0],
+        "beta_v": beta_v,
+        "diff": float(np.max(np.abs(rb_out[0] - beta_v))),
+        "default_scale": default_scale(d, None),
+        "out_default_scale": rb_default[0],
+    }
+    # what the figure writes (site/readertext.py): every sentence from the numbers above
+    chunked["text"] = (
+        f"delta_rule_chunked, chunk size {C} ({chunked['n_chunks']} chunks) vs the step-by-step recurrence: "
+        f"max |ΔS| = {sci(chunked['state_diff'])}, max |Δo| = {sci(chunked['output_diff'])} — equal to float64 "
+        "rounding."
+    )
+    readback["text"] = {
+        "caption": "write (k₁, v₁) into S = 0, read with q = k₁",
+        "off": "Press the button (or R) to write token 1 into an empty state and read it back.",
+        "on": (
+            f"Sᵀk₁ = β‖k₁‖²v₁ = β·v₁ (‖k₁‖ = 1): max difference {sci(readback['diff'])}. The kernels scale q by "
+            f"1/√d_k = {fixed(readback['default_scale'], 2)} by default, which multiplies the read by the same "
+            "factor; here q is read at scale 1."
+        ),
+        "said_on": (
+            f"Read-back: Sᵀk₁ = {vector_text(readback['out'], digits)}, "
+            f"β·v₁ = {vector_text(readback['beta_v'], digits)}; they are equal."
+        ),
+        "said_off": "Read-back check hidden.",
+    }
+    if repeat:
+        repeat["text"] = repeat_texts(repeat, beta)
     return {
         "d": d,
         "beta": beta,
         "digits": digits,
         "chunk_size": C,
         "repeat": repeat,
+        "stages": [{"label": label, "aria": f"Stage {i + 1}: {label}"} for i, label in enumerate(STAGE_LABELS)],
+        "walk": walk_texts(tr, changed, beta, digits, repeat),
+        "play_said": [f"Token {t + 1}." for t in range(T)],  # while playing, only where a token starts
+        "text": {
+            "stage_picker": "Stage of this token",
+            "play_what": "the walk through the tokens",
+            "beta": f"β = {b}",
+            "beta_aria": f"write strength beta = {b}",
+            "chunk_title": "Chunked (WY / UT) form, used for training",
+        },
         "heat_scale": heat_scale,
         "open_at": {"token": int(open_at["token"]), "stage": open_at["stage"]},
         "q": q,
@@ -107,25 +231,13 @@ def build(params: dict, facts) -> dict:
                 "v": v[t],
                 "q": q[t],
                 "output": tr["output"][t],
+                "before_caption": f"S{sub(t)} before token {t + 1}",
+                "after_caption": f"S{sub(t + 1)} after",
             }
             for t in range(T)
         ],
-        "chunked": {
-            "state": S_c,
-            "state_diff": float(np.max(np.abs(S_c - S))),
-            "output_diff": float(np.max(np.abs(o_c - o))),
-            "n_chunks": -(-T // C),
-        },
-        "readback": {
-            "k": k1[0],
-            "v": v1[0],
-            "state": rb_state,
-            "out": rb_out[0],
-            "beta_v": beta_v,
-            "diff": float(np.max(np.abs(rb_out[0] - beta_v))),
-            "default_scale": default_scale(d, None),
-            "out_default_scale": rb_default[0],
-        },
+        "chunked": chunked,
+        "readback": readback,
         "wy_md": (
             r"$A = \operatorname{StrictLower}\big(\operatorname{diag}(\beta) K K^\top\big)$, "
             r"$M = (I + A)^{-1}\operatorname{diag}(\beta)$, $W = MK$, $U = MV$, $V' = U - WS$, "

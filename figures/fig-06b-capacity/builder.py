@@ -14,6 +14,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from k3explainer.kernels import l2_normalize
+from k3explainer.site.readertext import fixed, integer
 
 from ..experiments import Memory, age_profile, memory_elements, recall_sweep
 
@@ -70,6 +71,51 @@ def memories_for(specs: list[dict], d: int) -> list[Memory]:
     ]
 
 
+def ratio(n: int, d: int) -> str:
+    """n as a multiple of d, as the slider writes it: "d", "2d", "0.25d"."""
+    r = n / d
+    return "d" if r == 1 else f"{int(r)}d" if r.is_integer() else f"{fixed(r, 2)}d"
+
+
+def pairs_text(first: int, last: int) -> str:
+    """The pairs of one age group (0-based first and last): "pair 3", "pairs 1–7"."""
+    return f"pair {first + 1}" if first == last else f"pairs {first + 1}–{last + 1}"
+
+
+def width_texts(w: dict, specs: list[dict]) -> dict:
+    """What the figure writes for one key width, from its numbers: the width's button, the slider's
+    reading at each n, each memory's error, range and count, each age group's pairs and error, the
+    summary line at each n and the chart's label (a template taking n and that summary)."""
+    d, ns = w["d"], w["ns"]
+    state = next(i for i, m in enumerate(specs) if m["kind"] != "softmax")
+    cache = next((i for i, m in enumerate(specs) if m["kind"] == "softmax"), None)
+    summary = []
+    for g, n in enumerate(ns):
+        best = int(np.argmin(w["mean"][:, g]))  # the first of the lowest, as shipped (3 decimals)
+        summary.append(
+            f"d = {d}, n = {n} ({ratio(n, d)}): each state keeps d² = {integer(w['kept'][state][g])} numbers"
+            + (f", the cache 2·n·d = {integer(w['kept'][cache][g])}" if cache is not None else "")
+            + f". Lowest error: {specs[best]['label']}, {fixed(w['mean'][best][g], 2)}."
+        )
+    return {
+        "choice": {"text": f"d = {d}", "aria": f"key width {d}, a {d} by {d} state"},
+        "slider_text": [f"n = {n} ({ratio(n, d)})" for n in ns],
+        "mean_text": [[fixed(x, 2) for x in row] for row in w["mean"]],
+        "lo_text": [[fixed(x, 2) for x in row] for row in w["lo"]],
+        "hi_text": [[fixed(x, 2) for x in row] for row in w["hi"]],
+        "kept_text": [[integer(x) for x in row] for row in w["kept"]],
+        "age_text": [[[fixed(x, 2) for x in row] for row in a] for a in w["age"]],
+        # each age group's pairs (a tenth of those stored, or one) and where they stand
+        "age_pairs": [
+            [pairs_text(s, (starts[j + 1] if j + 1 < len(starts) else n) - 1) for j, s in enumerate(starts)]
+            for starts, n in zip(w["age_starts"], ns, strict=True)
+        ],
+        "summary": summary,
+        "chart_label": f"Recall error against pairs stored, n from 1 to {4 * d} for d = {d}, one line per memory "
+        "with the seeds' range as a band; the marker is at n = {n}. {summary}",
+    }
+
+
 def width(params: dict, d: int) -> dict:
     """Everything the figure shows for key width d."""
     ns, specs = grid(d, params["steps_per_d"]), params["memories"]
@@ -78,7 +124,7 @@ def width(params: dict, d: int) -> dict:
     per_seed = np.stack([e.mean(-1) for e in errors], axis=-1)  # [M, seeds, G] mean over the stored pairs
     r = lambda x: np.round(x, params["digits"])
     ages = [age_profile(e.mean(1), params["groups"]) for e in errors]  # per n: (starts, [M, groups])
-    return {
+    shipped = {
         "d": d,
         "ns": ns,
         "mean": r(per_seed.mean(1)),  # [M, G]
@@ -86,8 +132,9 @@ def width(params: dict, d: int) -> dict:
         "hi": r(per_seed.max(1)),
         "age_starts": [s for s, _ in ages],  # per n: each group's first pair (0-based, oldest first)
         "age": [np.round(a, params["age_digits"]) for _, a in ages],  # per n: [M, groups]
-        "kept": [memory_elements(Memory(m["kind"]), np.array(ns), d) for m in specs],  # [M, G] numbers kept
+        "kept": np.array([memory_elements(Memory(m["kind"]), np.array(ns), d) for m in specs]),  # [M, G] numbers kept
     }
+    return {**shipped, **width_texts(shipped, specs)}  # the texts from the shipped (rounded) numbers
 
 
 def build(params: dict, facts) -> dict:
@@ -97,6 +144,7 @@ def build(params: dict, facts) -> dict:
     by_d = [width(params, d) for d in widths]
     top = max(float(np.max(w["hi"])) for w in by_d)
     specs = params["memories"]
+    labels = [m["label"] for m in specs]
     return {
         "widths": widths,
         "d_default": int(params["d_default"]),
@@ -108,6 +156,37 @@ def build(params: dict, facts) -> dict:
         ],
         "by_d": by_d,
         "y_max": float(np.ceil(top * 4) / 4),  # the error axis, the same for every d (quarters)
+        # the sentences that take a memory, an n and an age group: templates whose {slots} the
+        # component fills with the texts above (by_d[…]) for the state shown
+        "text": {
+            "memory": "{label} at n = {n}: error {err} (seeds {lo}–{hi}); stored first {first}, stored last {last}; "
+            "keeps {kept} numbers.",
+            "cell": "{label}, n = {n}: {pairs} ({place}) read back with error {err}.",
+            "cell_title": "{pairs}: {err}",
+            # where age group j stands among k groups (k − 1, j): the cell line's {place}
+            "age_place": [
+                [
+                    "stored first" if j == 0 else "stored last" if j == k - 1 else f"group {j + 1} of {k}"
+                    for j in range(k)
+                ]
+                for k in range(1, int(params["groups"]) + 1)
+            ],
+            "range": "{lo}–{hi}",
+            # a new width or n: every memory's error, then the summary
+            "errors": "Recall error — "
+            + "; ".join(f"{label}: {{m{i}}}" for i, label in enumerate(labels))
+            + ". {summary}",
+            "list_label": "Memories: error by age, error and numbers kept",
+            "age_head": "error by age: oldest pairs → newest",
+            "one_line": {"wide": "1 = what a read of zero scores", "narrow": "read of zero"},  # the chart's dashed line
+            # the colour key, around its three swatches
+            "scale": [
+                "Colour: mean error of a tenth of the pairs (one pair each below ten), ",
+                " 0 exact, ",
+                " 1 as if nothing were stored, ",
+                " 2 or more.",
+            ],
+        },
         "provenance": {
             "kernels": [
                 "experiments.recall_sweep",

@@ -3,7 +3,8 @@
  * band: the range over the seeds), with a marker at the chosen n; each memory's row shows its
  * error by age at that n (the stored pairs in tenths, oldest first, coloured by error), the error
  * itself and the numbers it keeps (d² for a state, 2·n·d for the cache). Every number was computed
- * at build time (experiments.recall_sweep) for every d and every n on the slider's grid.
+ * at build time (experiments.recall_sweep) for every d and every n on the slider's grid, and every
+ * text written with it (by_d[…]'s texts, the templates in text): this file only places them.
  * State: d = key width; n = pairs stored (snapped to d's grid); m = the picked memory (−1: none). */
 (function () {
   "use strict";
@@ -20,18 +21,27 @@
       var W = window.K3W, el = W.el, S = W.svg, mems = data.memories;
       var st = ctx.get(), w, g;  // the state drawn: its width's data and the index of n on that grid
       function of(d) { return data.by_d[data.widths.indexOf(d)]; }
-      function e2(x) { return W.fmt(x, 2); }
-      function ratio(n, d) { var r = n / d; return r === 1 ? "d" : (Number.isInteger(r) ? r + "d" : W.fmt(r, 2) + "d"); }
       function colour(i) { return "var(" + PALETTE[i % PALETTE.length][0] + ")"; }
+      /* the width shown (by_d[wi()]) and, at its grid point g, the texts memory i's line takes */
+      function wi() { return data.widths.indexOf(st.d); }
+      function memorySlots(i) {
+        var a = ["by_d", wi()], last = w.age[g][i].length - 1;
+        return { label: ["memories", i, "label"], n: a.concat(["ns", g]), err: a.concat(["mean_text", i, g]),
+          lo: a.concat(["lo_text", i, g]), hi: a.concat(["hi_text", i, g]), first: a.concat(["age_text", g, i, 0]),
+          last: a.concat(["age_text", g, i, last]), kept: a.concat(["kept_text", i, g]) };
+      }
+      function summarySlot() { return ["by_d", wi(), "summary", g]; }
 
       /* ---------- controls ---------- */
       var widths = W.choice({ label: "Key width d", value: st.d,
-        options: data.widths.map(function (d) { return { value: d, text: "d = " + d, aria: "key width " + d + ", a " + d + " by " + d + " state" }; }),
+        options: data.widths.map(function (d, j) {
+          return { value: d, text: ctx.text(["by_d", j, "choice", "text"]), aria: ctx.text(["by_d", j, "choice", "aria"]) };
+        }),
         onChange: function (d, how) { var c = ctx.get(); ctx.set({ d: +d, n: of(+d).ns[W.nearest(of(+d).ns, c.n * d / c.d)] }, how); } });
       widths.node.setAttribute("data-sym", "cap-d");
       var vals = of(st.d).ns.slice();
       var slider = W.slider({ label: "Pairs stored", values: vals, index: W.nearest(of(st.d).ns, st.n),
-        format: function (n) { return "n = " + n + " (" + ratio(n, ctx.get().d) + ")"; },
+        format: function (n) { var j = data.widths.indexOf(ctx.get().d); return ctx.text(["by_d", j, "slider_text", of(ctx.get().d).ns.indexOf(n)]); },
         onInput: function (i) { ctx.set({ n: vals[i] }, "input"); } });
       slider.input.setAttribute("data-sym", "cap-n");
       slider.input.addEventListener("change", function () { ctx.end(); });
@@ -59,7 +69,7 @@
           grid.appendChild(S.line(M.l, Y(e), width - M.r, Y(e), e === 1 ? "f06b-one" : "f06b-grid"));
           grid.appendChild(S.el("text", { x: M.l - 6, y: Y(e) + 4, "text-anchor": "end", text: W.fmt(e, 1) }));
         }
-        grid.appendChild(S.el("text", { x: M.l + 6, y: Y(1) - 5, class: "f06b-note", text: width < 560 ? "read of zero" : "1 = what a read of zero scores" }));
+        grid.appendChild(ctx.show(S.el("text", { x: M.l + 6, y: Y(1) - 5, class: "f06b-note" }), ["text", "one_line", width < 560 ? "narrow" : "wide"]));
         for (var k = 0; k <= 4; k++) {
           grid.appendChild(S.el("text", { x: X(k * st.d), y: H - M.b + 16, "text-anchor": k ? "middle" : "start", text: String(k * st.d) }));
         }
@@ -80,9 +90,9 @@
       ctx.on(window, "resize", function () { drawCurves(); paint(); });
 
       /* ---------- one row per memory: age strip | error | numbers kept ---------- */
-      var list = el("div", { class: "f06b-list", role: "listbox", "aria-label": "Memories: error by age, error and numbers kept" });
+      var list = el("div", { class: "f06b-list", role: "listbox", "aria-label": ctx.text(["text", "list_label"]) });
       var head = el("div", { class: "f06b-row f06b-head", "aria-hidden": "true" }, el("span", { text: "memory" }),
-        el("span", { class: "f06b-c-age", text: "error by age: oldest pairs → newest" }), el("span", { class: "f06b-c-err", text: "error" }),
+        ctx.show(el("span", { class: "f06b-c-age" }), ["text", "age_head"]), el("span", { class: "f06b-c-err", text: "error" }),
         el("span", { class: "f06b-c-kept", text: "numbers kept" }));
       function hidden(t) { return el("span", { class: "visually-hidden", text: t }); }
       var rows = mems.map(function (mem, i) {
@@ -107,7 +117,7 @@
         list.appendChild(row);
         return { node: row, cells: cells, err: err, range: range, fill: fill, kept: kept, strip: strip };
       });
-      list.addEventListener("pointerleave", function () { ctx.end(); detail.textContent = st.m >= 0 ? oneMemory(st.m) : summary(); });
+      list.addEventListener("pointerleave", function () { ctx.end(); showDetail(); });
       list.addEventListener("keydown", function (e) {
         var cur = st.m, next = null, last = mems.length - 1;
         if (e.key === "ArrowDown") next = Math.min(last, cur + 1);
@@ -120,10 +130,12 @@
         ctx.set({ m: next }, "key");
         rows[Math.max(0, next)].node.focus();
       });
-      var scaleNote = el("p", { class: "f06b-key" }, el("span", { text: "Colour: mean error of a tenth of the pairs (one pair each below ten), " }),
-        el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 0 exact, ",
-        el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 1 as if nothing were stored, ",
-        el("span", { class: "f06b-cell", "aria-hidden": "true" }), " 2 or more.");
+      // the colour key: its words around three swatches (0, 1, 2)
+      var scaleNote = el("p", { class: "f06b-key" });
+      data.text.scale.forEach(function (_, k) {
+        if (k) scaleNote.appendChild(el("span", { class: "f06b-cell", "aria-hidden": "true" }));
+        scaleNote.appendChild(ctx.show(el("span"), ["text", "scale", k]));
+      });
       var detail = el("p", { class: "f06b-detail" });
       mount.appendChild(el("div", { class: "f06b" },
         el("div", { class: "f06b-controls" }, el("div", { class: "k3-row" }, el("span", { class: "k3-label", text: "Key width" }), widths.node), slider.node),
@@ -131,29 +143,22 @@
       [0, 1, 2].forEach(function (e, j) { tint(scaleNote.querySelectorAll(".f06b-cell")[j], e); });
       function tint(node, e) { node.style.setProperty("--heat", Math.round(100 * Math.min(1, e / 2)) + "%"); }  // linear, 2 and above: full
 
-      function pairsText(a, b) { return a === b ? "pair " + (a + 1) : "pairs " + (a + 1) + "–" + (b + 1); }
-      function group(j) {  // the pairs in group j at the current n (a tenth of them, or one): [first, last], 0-based
-        var s = w.age_starts[g], n = w.ns[g];
-        return [s[j], (j + 1 < s.length ? s[j + 1] : n) - 1];
+      function cellSlots(i, j) {  // memory i's age group j at the current n
+        var a = ["by_d", wi()];
+        return { pairs: a.concat(["age_pairs", g, j]), err: a.concat(["age_text", g, i, j]) };
       }
       function showCell(i, j) {
         if (j >= w.age_starts[g].length) return;
-        var p = group(j);
-        detail.textContent = mems[i].label + ", n = " + w.ns[g] + ": " + pairsText(p[0], p[1]) + " (" +
-          (j === 0 ? "stored first" : j === w.age_starts[g].length - 1 ? "stored last" : "group " + (j + 1) + " of " + w.age_starts[g].length) + ") read back with error " + e2(w.age[g][i][j]) + ".";
+        var slots = cellSlots(i, j), a = ["by_d", wi()];
+        slots.label = ["memories", i, "label"];
+        slots.n = a.concat(["ns", g]);
+        slots.place = ["text", "age_place", w.age_starts[g].length - 1, j];
+        ctx.show(detail, ["text", "cell"], slots);
       }
-      function keptText(i) { return W.int(w.kept[i][g]); }
-      function oneMemory(i) {
-        var a = w.age[g][i], last = a.length - 1;
-        return mems[i].label + " at n = " + w.ns[g] + ": error " + e2(w.mean[i][g]) + " (seeds " + e2(w.lo[i][g]) + "–" + e2(w.hi[i][g]) +
-          "); stored first " + e2(a[0]) + ", stored last " + e2(a[last]) + "; keeps " + keptText(i) + " numbers.";
+      function showDetail() {  // the picked memory's line, or the summary
+        if (st.m >= 0) ctx.show(detail, ["text", "memory"], memorySlots(st.m));
+        else ctx.show(detail, summarySlot());
       }
-      function summary() {
-        var n = w.ns[g], d = st.d, state = mems.findIndex(function (m) { return m.state; }), cache = mems.findIndex(function (m) { return !m.state; });
-        return "d = " + d + ", n = " + n + " (" + ratio(n, d) + "): each state keeps d² = " + W.int(w.kept[state][g]) + " numbers" +
-          (cache >= 0 ? ", the cache 2·n·d = " + W.int(w.kept[cache][g]) : "") + ". Lowest error: " + mems[argmin()].label + ", " + e2(w.mean[argmin()][g]) + ".";
-      }
-      function argmin() { var b = 0; mems.forEach(function (_, i) { if (w.mean[i][g] < w.mean[b][g]) b = i; }); return b; }
 
       function paint() {
         var n = w.ns[g], top = w.kept.reduce(function (a, k) { return Math.max(a, k[k.length - 1]); }, 0);
@@ -166,18 +171,18 @@
           var r = rows[i], a = w.age[g][i];
           r.cells.forEach(function (c, j) {
             c.hidden = j >= a.length;
-            if (j < a.length) { tint(c, a[j]); c.title = pairsText.apply(null, group(j)) + ": " + e2(a[j]); }
+            if (j < a.length) { tint(c, a[j]); c.title = ctx.text(["text", "cell_title"], cellSlots(i, j)); }
           });
-          r.err.textContent = e2(w.mean[i][g]);
-          r.range.textContent = e2(w.lo[i][g]) + "–" + e2(w.hi[i][g]);
+          var at = ["by_d", wi()];
+          ctx.show(r.err, at.concat(["mean_text", i, g]));
+          ctx.show(r.range, ["text", "range"], { lo: at.concat(["lo_text", i, g]), hi: at.concat(["hi_text", i, g]) });
           r.fill.style.width = (100 * w.kept[i][g] / top) + "%";
-          r.kept.textContent = keptText(i);
+          ctx.show(r.kept, at.concat(["kept_text", i, g]));
           r.node.setAttribute("aria-selected", st.m === i ? "true" : "false");
           r.node.tabIndex = i === Math.max(0, st.m) ? 0 : -1;
         });
-        detail.textContent = st.m >= 0 ? oneMemory(st.m) : summary();
-        svg.setAttribute("aria-label", "Recall error against pairs stored, n from 1 to " + 4 * st.d + " for d = " + st.d +
-          ", one line per memory with the seeds' range as a band; the marker is at n = " + n + ". " + summary());
+        showDetail();
+        svg.setAttribute("aria-label", ctx.text(["by_d", wi(), "chart_label"], { n: ["by_d", wi(), "ns", g], summary: summarySlot() }));
       }
 
       return {
@@ -189,11 +194,11 @@
           slider.set(g);
           paint();
         },
-        describe: function (prev, s) {
-          var errs = mems.map(function (m, i) { return m.label + ": " + e2(w.mean[i][g]); }).join("; ");
-          if (prev.d === s.d && prev.n === s.n && s.m >= 0) return oneMemory(s.m);
-          if (prev.d === s.d && prev.n === s.n) return summary();
-          return "Recall error — " + errs + ". " + summary();
+        describe: function (prev, s) {  // a new memory: its line (or the summary); a new width or n: every error first
+          if (prev.d === s.d && prev.n === s.n) return s.m >= 0 ? { path: ["text", "memory"], slots: memorySlots(s.m) } : { path: summarySlot() };
+          var slots = { summary: summarySlot() };
+          mems.forEach(function (_, i) { slots["m" + i] = ["by_d", wi(), "mean_text", i, g]; });
+          return { path: ["text", "errors"], slots: slots };
         },
       };
     },

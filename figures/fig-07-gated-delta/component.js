@@ -4,12 +4,12 @@
  * taken against its decayed state) — and an α slider
  * picks the gate. A small plot follows how much of token 1's write is left, token by token, for
  * the slider's α. States and survival come from gated_delta_rule / delta_rule at build time, one
- * run per slider position. */
+ * run per slider position, and so does every sentence (the builder's templates, whose {slots} take
+ * the texts of the token and the slider position shown): this file only places them. */
 (function () {
   "use strict";
   var PHASES = ["decay", "write"];
-  function fa(a) { return window.K3W.fmt(a, 3); }
-  function pct(x) { return window.K3W.fmt(100 * x, 1) + " %"; }
+  function fa(a) { return window.K3W.fmt(a, 3); }  // α in the URL
 
   K3.register("fig-07-gated-delta", {
     state: function (data) {  // opens where the decay has acted (the builder's open_step); α with three decimals
@@ -19,18 +19,29 @@
       var W = window.K3W, el = W.el, S = W.svg, dig = data.digits, heat = { scale: data.heat_scale };
       var T = data.n_tokens, N = 2 * T;
       function ai(s) { return data.alphas.indexOf(s.alpha); }
+      /* the texts a sentence about token t at slider position i takes, by slot name; each
+       * template is given the ones it names */
+      function slots(t, i, names) {
+        var all = { token: ["tokens", t], state: ["state_names", t], alpha: ["gated", i, "alpha_text"],
+          diff: ["gated", i, "diff_text", t], left: ["gated", i, "left_text", t], decay: ["gated", i, "decay_text", t],
+          row: ["gated", i, "row_text", t], plain: ["plain_left_text", t] };
+        var out = {};
+        names.forEach(function (n) { out[n] = all[n]; });
+        return out;
+      }
 
       var stepper = W.stepper({
         label: "Token and phase", count: N, value: ctx.get().step,
-        format: function (s) { return "token " + (Math.floor(s / 2) + 1) + " / " + T + " · " + PHASES[s % 2]; },
+        format: function (s) { return ctx.text(["walk", s, "readout"]); },
         onChange: function (s, how) { ctx.set({ step: s }, how); },
       });
       var slider = W.slider({
-        label: "gate α", values: data.alphas, index: ai(ctx.get()), format: function (a) { return "α = " + fa(a); },
+        label: "gate α", values: data.alphas, index: ai(ctx.get()),
+        format: function (a) { return ctx.text(["gated", data.alphas.indexOf(a), "gate_text"]); },
         onInput: function (i) { ctx.set({ alpha: data.alphas[i] }, "input"); },
       });
       slider.node.setAttribute("data-sym", "gd-alpha");
-      slider.input.setAttribute("aria-label", "Gate alpha of the Gated DeltaNet state");
+      slider.input.setAttribute("aria-label", ctx.text(["text", "slider_aria"]));
       slider.input.addEventListener("change", function () { ctx.end(); });  // a finished drag or key press is a history entry
 
       var left = W.stateMatrix({ caption: "S", d_k: data.d, d_v: data.d, digits: dig, sym: "dr-state", heat: heat });
@@ -57,7 +68,7 @@
       var svg = S.el("svg", { viewBox: "0 0 " + PW + " " + PH, class: "f07-svg", "aria-hidden": "true" },
         axes, gPlain, gDecay, gGated, cursor, dot);
       var plot = el("figure", { class: "f07-plot" },
-        el("figcaption", { class: "f07-title", text: "How much of token 1's write is left" }), svg,
+        ctx.show(el("figcaption", { class: "f07-title" }), ["text", "plot_title"]), svg,
         el("div", { class: "f07-plot-side" },  // beside the plot where there is room, under it on a phone
           W.legend([{ text: "gated, slider α", swatch: "line", cls: "f07-s-gated" },
             { text: "αⁿ, decay alone", swatch: "line", dash: true, cls: "f07-s-decay" },
@@ -74,20 +85,15 @@
       mount.appendChild(root);
 
       function zeros() { return left.cells.map(function (r) { return r.map(function () { return 0; }); }); }
-      function row(xs) { return "[" + xs.map(function (v) { return W.fmt(v, dig); }).join(", ") + "]"; }
-      function survivalText(t, g, a) {
-        return "α = " + fa(a) + ": after token " + (t + 1) + ", " + pct(g.survival[t]) + " of token 1's write is left (" +
-          pct(g.decay_only[t]) + " from decay alone; " + pct(data.gated[data.alphas.length - 1].survival[t]) + " in DeltaNet).";
-      }
 
       function paint(step, i) {
-        var t = Math.floor(step / 2), phase = step % 2, g = data.gated[i], a = data.alphas[i];
+        var t = Math.floor(step / 2), phase = step % 2, g = data.gated[i];
         var plainState = phase === 0 ? data.plain.state_prev[t] : data.plain.state[t];
         stepper.set(step);
         slider.set(i);
-        gateTag.textContent = "α = " + fa(a);
-        left.caption(phase === 0 ? "S" + W.sub(t) + " (no decay)" : "S" + W.sub(t + 1) + " after the write");
-        right.caption(phase === 0 ? "α·S" + W.sub(t) + " (decayed)" : "S" + W.sub(t + 1) + " after the write");
+        ctx.show(gateTag, ["gated", i, "gate_text"]);
+        ctx.show(left.node.caption, ["walk", step, "plain_caption"]);
+        ctx.show(right.node.caption, ["walk", step, "gated_caption"]);
         left.update(plainState || zeros());
         right.update(phase === 0 ? g.decayed[t] : g.state[t], { tone: phase === 0 ? "decayed" : "" });
         gGated.setAttribute("d", line(g.survival));
@@ -95,31 +101,22 @@
         S.at(cursor, x(t) - x(0), 0);
         dot.setAttribute("cx", x(t));
         dot.setAttribute("cy", y(g.survival[t]));
-        plotText.textContent = survivalText(t, g, a);
-        readout.textContent = phase === 0
-          ? "Decay: every cell of the gated state is multiplied by α = " + fa(a) + " before token " + (t + 1) + "'s write lands."
-          : "After token " + (t + 1) + ": the two states differ by at most " + W.fmt(g.diff[t], dig) +
-            (a === 1 ? " — with α = 1 they are identical." : a === 0 ? " — with α = 0 the gated state holds only the latest write." : ".");
+        ctx.show(plotText, ["text", "plot"], slots(t, i, ["alpha", "token", "left", "decay", "plain"]));
+        if (phase === 0) ctx.show(readout, ["text", "readout_decay"], slots(t, i, ["alpha", "token"]));
+        else ctx.show(readout, ["gated", i, "after_write"], slots(t, i, ["token", "diff"]));
       }
 
       return {
         render: function (state) { paint(state.step, ai(state)); },
         describe: function (prev, next) {
-          var t = Math.floor(next.step / 2), g = data.gated[ai(next)], said = [];
-          if (prev.step !== next.step) {
-            said.push(next.step % 2 === 0
-              ? "Token " + (t + 1) + ", decay: the gated state is multiplied by α = " + fa(next.alpha) + "; its first row is now " +
-                row(g.decayed[t][0]) + "."
-              : "Token " + (t + 1) + ", write: each state receives its own delta-rule write (the gated one corrects against its decayed state); they now differ by at most " +
-                W.fmt(g.diff[t], dig) + ".");
-          }
-          if (prev.alpha !== next.alpha) {  // what the grids show now: the decayed state, or the state after the write
-            said.push("α = " + fa(next.alpha) + (next.step % 2 === 0
-              ? ": before token " + (t + 1) + "'s write the gated state is α·S" + W.sub(t) + ", first row " + row(g.decayed[t][0])
-              : ": after token " + (t + 1) + " the gated state differs from DeltaNet by at most " + W.fmt(g.diff[t], dig)) +
-              "; " + pct(g.survival[t]) + " of token 1's write is left.");
-          }
-          return said.join(" ");
+          // a new step says what it did; a new α what the grids show now (the decayed state, or the
+          // state after the write); a link changing both says both
+          var t = Math.floor(next.step / 2), phase = PHASES[next.step % 2], i = ai(next);
+          var which = prev.step === next.step ? "said_alpha" : prev.alpha === next.alpha ? "said" : "said_both";
+          var names = { said: { decay: ["token", "alpha", "row"], write: ["token", "diff"] },
+            said_alpha: { decay: ["alpha", "token", "state", "row", "left"], write: ["alpha", "token", "diff", "left"] } };
+          names.said_both = { decay: names.said.decay.concat(["state", "left"]), write: names.said_alpha.write };
+          return { path: ["text", which, phase], slots: slots(t, i, names[which][phase]) };
         },
       };
     },

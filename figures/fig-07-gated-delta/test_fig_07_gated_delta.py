@@ -1,13 +1,21 @@
-"""FIG 07 · gated delta rule: both sides equal the kernels for any α; α = 1 makes them identical;
-α = 0 leaves only the latest write; stepper, slider, URL state, symbol links, accessibility."""
+"""FIG 07 · gated delta rule in the browser: both sides show the shipped states for any α; α = 1
+makes them identical; α = 0 leaves only the latest write; stepper, slider, URL state, symbol links,
+accessibility. What is shown is checked against what was shipped; the shipped data against the
+kernels, and its sentences against the numbers, in test_fig_07_data.py."""
 
+import json
 from itertools import pairwise
 
 import numpy as np
 import pytest
 
-from k3explainer.kernels import delta_rule, gated_delta_rule
-from tests.browser.support import assert_axe_clean_through, open_figure, shipped_data, table_numbers
+from tests.browser.support import (
+    assert_axe_clean_through,
+    assert_shown_is_shipped,
+    open_figure,
+    shipped_data,
+    table_numbers,
+)
 
 pytestmark = pytest.mark.browser
 FIG = "fig-07"
@@ -17,14 +25,6 @@ TOL = 0.0005 + 1e-5 + 1e-9  # three decimals shown, of data shipped at five
 @pytest.fixture(scope="module")
 def data(site_dir):
     return shipped_data(site_dir, FIG)
-
-
-def run(data, alpha):
-    q, k, v = (np.array(data[n]) for n in "qkv")
-    betas = np.full(len(k), data["beta"])
-    with np.errstate(divide="ignore"):
-        g = np.full(len(k), np.log(alpha))
-    return gated_delta_rule(q, k, v, g, betas, trace=True)[2]
 
 
 def shown(fig):
@@ -41,80 +41,88 @@ def set_alpha(page, fig, alpha, data):
     assert fig.locator(".f07 output").inner_text() == f"α = {data['alphas'][i]:.3f}"
 
 
-def assert_matches(fig, data, alpha, t, phase):
-    q, k, v = (np.array(data[n]) for n in "qkv")
-    plain = delta_rule(q, k, v, np.full(len(k), data["beta"]), trace=True)[2]
-    gated = run(data, alpha)
+def assert_matches(fig, site_dir, data, alpha, t, phase):
+    """Both grids show the shipped states of token t's phase at this α, and every text placed (the
+    captions, the tag, the readout, the plot's line) is the shipped one for that step and α."""
+    plain, gated = data["plain"], data["gated"][data["alphas"].index(alpha)]
     left, right = shown(fig)
     if phase == "decay":
-        assert left == pytest.approx(plain["state_prev"][t], abs=TOL)
-        assert right == pytest.approx(gated["state_decayed"][t], abs=TOL)
+        assert left == pytest.approx(np.array(plain["state_prev"][t]), abs=TOL)
+        assert right == pytest.approx(np.array(gated["decayed"][t]), abs=TOL)
     else:
-        assert left == pytest.approx(plain["state"][t], abs=TOL)
-        assert right == pytest.approx(gated["state"][t], abs=TOL)
-    assert fig.locator(".k3-stepper-readout").inner_text() == f"token {t + 1} / 6 · {phase}"
+        assert left == pytest.approx(np.array(plain["state"][t]), abs=TOL)
+        assert right == pytest.approx(np.array(gated["state"][t]), abs=TOL)
+    step = 2 * t + ["decay", "write"].index(phase)
+    assert fig.locator(".k3-stepper-readout").inner_text() == data["walk"][step]["readout"]
+    i = data["alphas"].index(alpha)
+    readout, plot = fig.locator(".f07-readout"), fig.locator(".f07-plot-text")
+    assert json.loads(readout.get_attribute("data-shows")) == (
+        ["text", "readout_decay"] if phase == "decay" else ["gated", i, "after_write"]
+    )
+    for shows in (readout, plot):  # this token, at this α
+        assert json.loads(shows.get_attribute("data-slots"))["token"] == ["tokens", t]
+    assert json.loads(plot.get_attribute("data-slots"))["left"] == ["gated", i, "left_text", t]
+    assert assert_shown_is_shipped(fig.page, site_dir, FIG) >= 6
     return left, right
 
 
-def test_stepping_by_mouse_and_keyboard_matches_the_kernels(watched, site_url, data):
+def test_stepping_by_mouse_and_keyboard_shows_the_shipped_states(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert fig.locator(".f07 output").inner_text() == "α = 0.750"
-    assert_matches(fig, data, 0.75, data["open_step"] // 2, ["decay", "write"][data["open_step"] % 2])
+    assert_matches(fig, site_dir, data, 0.75, data["open_step"] // 2, ["decay", "write"][data["open_step"] % 2])
     fig.locator(".k3-stepper").focus()
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
-    assert_matches(fig, data, 0.75, 0, "write")
+    assert_matches(fig, site_dir, data, 0.75, 0, "write")
     nxt = fig.get_by_role("button", name="Next step")
     for n in range(2, 12):
         nxt.click()
-        assert_matches(fig, data, 0.75, n // 2, ["decay", "write"][n % 2])
+        assert_matches(fig, site_dir, data, 0.75, n // 2, ["decay", "write"][n % 2])
     assert "Token 6, write" in fig.locator(".fig-live").inner_text()
     fig.locator(".k3-stepper").focus()
     page.keyboard.press("Home")
-    assert_matches(fig, data, 0.75, 0, "decay")
+    assert_matches(fig, site_dir, data, 0.75, 0, "decay")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    _, right = assert_matches(fig, data, 0.75, 1, "decay")
+    _, right = assert_matches(fig, site_dir, data, 0.75, 1, "decay")
     assert fig.locator(".f07-gated table[data-tone='decayed']").count() == 1
     assert "multiplied by α = 0.750" in fig.locator(".fig-live").inner_text()
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.375, 1.0])
-def test_slider_alpha_by_keyboard(watched, site_url, data, alpha):
+def test_slider_alpha_by_keyboard(watched, site_url, site_dir, data, alpha):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-07.step=5")
     set_alpha(page, fig, alpha, data)
-    left, right = assert_matches(fig, data, alpha, 2, "write")
-    k, v = np.array(data["k"]), np.array(data["v"])
+    left, right = assert_matches(fig, site_dir, data, alpha, 2, "write")
     if alpha == 1.0:
         assert np.array_equal(left, right)  # identical on screen, digit for digit
         assert "identical" in fig.locator(".f07-readout").inner_text()
-    if alpha == 0.0:  # memory cleared before each write: only β k vᵀ of the latest token remains
-        assert right == pytest.approx(data["beta"] * np.outer(k[2], v[2]), abs=TOL)
+    if alpha == 0.0:  # memory cleared before each write: only β k vᵀ of the latest token (test_fig_07_data.py)
         assert "only the latest write" in fig.locator(".f07-readout").inner_text()
     assert f"fig-07.alpha={alpha:.3f}" in page.url
     assert f"α = {alpha:.3f}" in fig.locator(".fig-live").inner_text()
 
 
-def test_slider_by_mouse(watched, site_url, data):
+def test_slider_by_mouse(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-07.step=3")
     box = fig.locator(".f07 input[type=range]").bounding_box()
     page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # far left: α = 0
     assert fig.locator(".f07 output").inner_text() == "α = 0.000"
-    assert_matches(fig, data, 0.0, 1, "write")
+    assert_matches(fig, site_dir, data, 0.0, 1, "write")
 
 
-def test_state_lives_in_the_url_and_history(watched, site_url, data):
+def test_state_lives_in_the_url_and_history(watched, site_url, site_dir, data):
     page, _ = watched
     fig = open_figure(page, site_url, FIG, "#fig-07.alpha=0.500&fig-07.step=6")
-    assert_matches(fig, data, 0.5, 3, "decay")
+    assert_matches(fig, site_dir, data, 0.5, 3, "decay")
     fig.get_by_role("button", name="Next step").click()
     assert "fig-07.step=7" in page.url
     page.go_back()
     page.wait_for_function("() => document.querySelector('#fig-07 .k3-stepper-readout').textContent.endsWith('decay')")
-    assert_matches(fig, data, 0.5, 3, "decay")
+    assert_matches(fig, site_dir, data, 0.5, 3, "decay")
 
 
 def test_equation_symbols_and_figure_link_both_ways(watched, site_url):
@@ -163,14 +171,14 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
     )
 
 
-def test_opens_where_the_decay_has_acted(watched, site_url, data):
+def test_opens_where_the_decay_has_acted(watched, site_url, site_dir, data):
     """The default view is a decay phase after several writes, where the gated grid differs from
     DeltaNet's; stepping into it from the write before, every gated cell fades (α × its colour value)."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     t = data["open_step"] // 2
     assert data["open_step"] % 2 == 0 and t >= 2
-    left, right = assert_matches(fig, data, 0.75, t, "decay")
+    left, right = assert_matches(fig, site_dir, data, 0.75, t, "decay")
     assert np.max(np.abs(left - right)) > 0.1  # not two identical grids
 
     def strength(n):
@@ -190,23 +198,16 @@ def test_opens_where_the_decay_has_acted(watched, site_url, data):
 
 
 @pytest.mark.parametrize("alpha", [0.25, 0.75, 1.0])
-def test_survival_plot_follows_the_slider(watched, site_url, data, alpha):
-    """The plot's line and readout: the share of token 1's write left after each token, equal to
-    running the later tokens with zero values from token 1's write (the state is linear in it)."""
+def test_survival_plot_follows_the_slider(watched, site_url, site_dir, data, alpha):
+    """The plot's line and readout: the shipped share of token 1's write left after each token (the
+    later tokens run with zero values from token 1's write: test_fig_07_data.py)."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     set_alpha(page, fig, alpha, data)
-    q, k, v = (np.array(data[n]) for n in "qkv")
-    T = len(k)
-    g = np.full(T, np.log(alpha))
-    W1 = run(data, alpha)["state"][0]
-    _, _, rest = gated_delta_rule(
-        q[1:], k[1:], np.zeros_like(v[1:]), g[1:], np.full(T - 1, data["beta"]), initial_state=W1, trace=True
-    )
-    want = np.concatenate([[1.0], np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)])
-    shipped = data["gated"][data["alphas"].index(alpha)]["survival"]
-    assert shipped == pytest.approx(want, abs=1e-5)
+    T = data["n_tokens"]
+    want = data["gated"][data["alphas"].index(alpha)]["survival"]
     t = data["open_step"] // 2
+    assert assert_shown_is_shipped(page, site_dir, FIG) >= 6
     text = fig.locator(".f07-plot-text").inner_text()
     assert f"after token {t + 1}, {100 * want[t]:.1f} % of token 1's write is left" in text
     assert f"{100 * alpha**t:.1f} % from decay alone" in text

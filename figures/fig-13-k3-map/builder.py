@@ -6,6 +6,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from k3explainer.kernels import silu, situ
+from k3explainer.site.readertext import fixed
 
 from ..experiments import hybrid_layout, k3_derived
 from .editorial import cited_facts, require_unique_ids
@@ -45,10 +46,16 @@ class Params(BaseModel):
     dense_layers: int = Field(default=1, ge=1)  # leading layers with a dense MLP (K3: the first); the rest are MoE
     situ: Situ  # the SiTU-vs-SiLU plot beside the panel
     components: list[Component] = Field(min_length=1)  # the buttons, in order; each opens one panel
+    # each linked section's heading as the page writes it ("08 · <title>", its number and title in
+    # content/): a panel's link and its narration name it (test_fig_13_data.py holds them equal)
+    sections: dict[Slug, Text]
 
     @model_validator(mode="after")
     def _unique(self):
         require_unique_ids(self.components, "components")
+        missing = sorted({c.section for c in self.components} - set(self.sections))
+        if missing:
+            raise ValueError(f"sections has no heading for {', '.join(missing)}")
         return self
 
 
@@ -118,6 +125,7 @@ def build(params: dict, facts) -> dict:
     for c in params["components"]:
         if c["id"] not in stats:
             raise ValueError(f"component {c['id']!r} has no place on the map; known: {', '.join(stats)}")
+        heading = params["sections"][c["section"]]
         components.append(
             {
                 "id": c["id"],
@@ -125,10 +133,12 @@ def build(params: dict, facts) -> dict:
                 "section": c["section"],
                 "stat": stats[c["id"]],
                 "text_md": c["text"],
-                "link_md": f"[§](#{c['section']})",
+                "link_md": f"[Read §{heading}](#{c['section']})",
+                "opened": f"{c['label']} opened: {stats[c['id']]}. Explained in §{heading}.",  # the narration
             }
         )
 
+    context = f"{int(facts.number('kimi_k3.context')):,d}"
     tiles = [
         {"value": facts["kimi_k3.total_params"].display, "label": "parameters", "fact": "kimi_k3.total_params"},
         {"value": facts["kimi_k3.active_params"].display, "label": "active per token", "fact": "kimi_k3.active_params"},
@@ -141,22 +151,52 @@ def build(params: dict, facts) -> dict:
             "fact": "kimi_k3.experts",
         },
         {
-            "value": f"{int(facts.number('kimi_k3.context')):,d}",
+            "value": context,
             "label": "tokens of context",
             "fact": "kimi_k3.context",
         },
     ]
+    situ_values, silu_values = np.round(situ(x, beta), DIGITS), np.round(silu(x), DIGITS)
+    x = np.round(x, DIGITS)
     return {
         "stack": stack,
         "dense_layers": dense_layers,
         "components": components,
         "tiles": tiles,
+        # what the map writes (site/readertext.py), from the counts above
+        "text": {
+            "tiles_label": "Kimi K3 at a glance",
+            "components_label": "Components of the map",
+            "hint": "Choose a component above or on the map to read what it does, with its numbers and a link to its "
+            "section.",
+            "closed": "Panel closed.",
+            "activation_title": "Expert activation: SiTU vs SiLU",
+            "map_label": (
+                f"Map of the {n} layers: {stack['kda']} KDA and {stack['mla']} gated MLA attention layers, a dense "
+                "first feed-forward layer and mixture-of-experts layers after it, in "
+                f"{len(stack['blocks'])} attention-residual blocks."
+            ),
+            "block_labels": [f"block {i + 1}" for i in range(len(stack["blocks"]))],
+            "end_labels": ["layer 1", f"layer {stack['blocks'][-1][1]}"],  # under the map's two ends
+            "context": f"{context} tokens",
+        },
         "situ": {
             "beta": beta,
             "beta_lin": beta_lin,
-            "x": np.round(x, DIGITS),
-            "situ": np.round(situ(x, beta), DIGITS),
-            "silu": np.round(silu(x), DIGITS),
+            "x": x,
+            "situ": situ_values,
+            "silu": silu_values,
+            # the slider's reading and the two values at each sample, as the readout shows them
+            "x_text": [fixed(v, 2) for v in x],
+            "situ_text": [fixed(v, 3) for v in situ_values],
+            "silu_text": [fixed(v, 3) for v in silu_values],
+            "text": {
+                "plot_label": f"Line plot of SiTU with beta {fixed(beta, 0)} and SiLU for inputs from "
+                f"{fixed(x[0], 0)} to {fixed(x[-1], 0)}.",
+                "beta_sub": f"β={fixed(beta, 0)}",
+                "cap": f"cap β = {fixed(beta, 0)}",
+                "said": "At g = {g}: SiTU {situ}, SiLU {silu}.",
+            },
             "note_md": "K3: {{kimi_k3.situ}}. The up branch is capped the same way, so the product entering the "
             "down-projection stays bounded.",
         },

@@ -1,7 +1,8 @@
 /* FIG 13 · Kimi K3 map: stat tiles, an SVG of the whole stack (embedding → attention and
  * feed-forward of every layer over the attention-residual blocks → output head), components
  * that open an explanation panel, and SiTU vs SiLU from the kernels (Plotly). Layer kinds,
- * counts and curves come from the builder (hybrid_layout, k3_derived, situ, silu). */
+ * counts and curves come from the builder (hybrid_layout, k3_derived, situ, silu), and so does
+ * every text it writes (text, components[].opened, situ.text): this file only places them. */
 (function () {
   "use strict";
   var NONE = "none";  // no component open
@@ -29,31 +30,27 @@
     comps.forEach(function (c, i) { byId[c.id] = i; });
     function sel() { var c = ctx.get().c; return c === NONE ? null : c; }
     function open(id, how) { ctx.set({ c: id || NONE }, how); }
-    function sectionTitle(id) {
-      var h = document.querySelector("#" + CSS.escape(id) + " h2");
-      return h ? h.textContent.trim() : id;
-  }
 
   /* ---- stat tiles ---- */
-  var tiles = el("ul", { class: "f13-tiles", "aria-label": "Kimi K3 at a glance" });
-  data.tiles.forEach(function (t) {
+  var tiles = el("ul", { class: "f13-tiles", "aria-label": ctx.text(["text", "tiles_label"]) });
+  data.tiles.forEach(function (t, i) {
     tiles.appendChild(el("li", { class: "f13-tile", "data-fact": t.fact },
-      el("span", { class: "f13-tile-v k3-num", text: t.value }), el("span", { class: "f13-tile-l", text: t.label })));
+      ctx.show(el("span", { class: "f13-tile-v k3-num" }), ["tiles", i, "value"]),
+      ctx.show(el("span", { class: "f13-tile-l" }), ["tiles", i, "label"])));
   });
 
   /* ---- the SVG map ---- */
   var VW = 1000, X0 = 92, X1 = 906, lw = (X1 - X0) / S.n;
   var yA = 44, hA = 46, yF = 94, hF = 46;  // attention row, feed-forward row
   var svg = el("svg:svg", { class: "f13-map", viewBox: "0 0 " + VW + " 196", role: "img", "data-graphic": "diagram",
-    "aria-label": "Map of the " + S.n + " layers: " + S.kda + " KDA and " + S.mla + " gated MLA attention layers, a dense " +
-      "first feed-forward layer and mixture-of-experts layers after it, in " + S.blocks.length + " attention-residual blocks." });
+    "aria-label": ctx.text(["text", "map_label"]) });
   var parts = {};  // component id → SVG elements that belong to it
   function add(comp, node) { (parts[comp] = parts[comp] || []).push(node); node.setAttribute("data-comp", comp); return svg.appendChild(node); }
   function lx(layer) { return X0 + (layer - 1) * lw; }  // left edge of a 1-indexed layer
 
   S.blocks.forEach(function (b, i) {
     add("attnres", el("svg:rect", { class: "f13-band" + (i % 2 ? " is-odd" : ""), x: lx(b[0]), y: 26, width: (b[1] - b[0] + 1) * lw, height: 122 }));
-    add("attnres", el("svg:text", { class: "f13-small", x: lx(b[0]) + 3, y: 38, text: "block " + (i + 1) }));
+    add("attnres", ctx.show(el("svg:text", { class: "f13-small", x: lx(b[0]) + 3, y: 38 }), ["text", "block_labels", i]));
     if (i) add("attnres", el("svg:line", { class: "f13-boundary", x1: lx(b[0]), x2: lx(b[0]), y1: 26, y2: 148 }));
   });
   S.kinds.forEach(function (k, i) {
@@ -73,12 +70,12 @@
     svg.appendChild(el("svg:path", { class: "f13-arrow", d: "M" + a[0] + " 117 L" + a[1] + " 117 M" + (a[1] - 4) + " 113 L" + a[1] + " 117 L" + (a[1] - 4) + " 121" }));
   });
   // the first cycle bracketed and the repetition stated; numbers come from the builder's stat line
-  var cycle = comps[byId.layout] ? comps[byId.layout].stat : "";
   add("layout", el("svg:path", { class: "f13-bracket", d: "M" + lx(1) + " 154 v6 H" + lx(5) + " v-6" }));
-  add("layout", el("svg:text", { class: "f13-small", x: lx(1), y: 176, text: cycle }));
-  add("context", el("svg:text", { class: "f13-small f13-ctx", x: X1, y: 176, "text-anchor": "end", text: data.tiles[data.tiles.length - 1].value + " tokens" }));
+  if (comps[byId.layout]) add("layout", ctx.show(el("svg:text", { class: "f13-small", x: lx(1), y: 176 }), ["components", byId.layout, "stat"]));
+  add("context", ctx.show(el("svg:text", { class: "f13-small f13-ctx", x: X1, y: 176, "text-anchor": "end" }), ["text", "context"]));
   [1, S.blocks[S.blocks.length - 1][1]].forEach(function (layer, j) {
-    svg.appendChild(el("svg:text", { class: "f13-small", x: j ? lx(layer) + lw : lx(layer), y: 192, "text-anchor": j ? "end" : "start", text: "layer " + layer }));
+    svg.appendChild(ctx.show(el("svg:text", { class: "f13-small", x: j ? lx(layer) + lw : lx(layer), y: 192, "text-anchor": j ? "end" : "start" }),
+      ["text", "end_labels", j]));
   });
   svg.addEventListener("click", function (e) {
     var c = e.target.getAttribute && e.target.getAttribute("data-comp");
@@ -93,7 +90,7 @@
       "aria-expanded": "false", on: { click: function () { open(sel() === c.id ? null : c.id, "click"); } } },
       el("span", { class: "f13-swatch", "aria-hidden": "true" }), c.label);
   });
-  var bar = el("div", { class: "f13-comps", role: "group", "aria-label": "Components of the map" });
+  var bar = el("div", { class: "f13-comps", role: "group", "aria-label": ctx.text(["text", "components_label"]) });
   btns.forEach(function (b) { bar.appendChild(b); });
   bar.addEventListener("keydown", function (e) {
     var i = btns.indexOf(document.activeElement), next = null;
@@ -110,7 +107,7 @@
   var pText = el("div", { class: "f13-p-text" }), pLink = el("p", { class: "f13-p-link" });
   var closeBtn = el("button", { type: "button", class: "k3-btn f13-close", "aria-label": "Close the panel", text: "×",
     on: { click: function () { var was = sel(); open(null, "click"); if (was) btns[byId[was]].focus(); } } });
-  var hint = el("p", { class: "f13-hint", text: "Choose a component above or on the map to read what it does, with its numbers and a link to its section." });
+  var hint = ctx.show(el("p", { class: "f13-hint" }), ["text", "hint"]);
   var panel = el("div", { class: "f13-panel", id: panelId, role: "region", "aria-label": "Component details" },
     hint, el("div", { class: "f13-p-body" }, closeBtn, pTitle, pStat, pText, pLink));
   ctx.on(mount, "keydown", function (e) {
@@ -118,21 +115,21 @@
   });
 
   /* ---- SiTU vs SiLU ---- */
-  var plot = el("div", { class: "f13-plot", role: "img", "data-graphic": "chart", "aria-label": "Line plot of SiTU with beta " + W.fmt(sx.beta, 0) +
-    " and SiLU for inputs from " + W.fmt(sx.x[0], 0) + " to " + W.fmt(sx.x[sx.x.length - 1], 0) + "." });
-  var slider = W.slider({ label: "Input g", values: sx.x, index: ctx.get().x, format: function (v) { return W.fmt(v, 2); },
+  var plot = el("div", { class: "f13-plot", role: "img", "data-graphic": "chart", "aria-label": ctx.text(["situ", "text", "plot_label"]) });
+  var slider = W.slider({ label: "Input g", values: sx.x, index: ctx.get().x,
+    format: function (v) { return ctx.text(["situ", "x_text", sx.x.indexOf(v)]); },
     onInput: function (i) { ctx.set({ x: i }, "input"); } });
   slider.input.addEventListener("change", ctx.end);
   var rSitu = el("span", { class: "k3-num f13-r-situ", "data-sym": "situ-fn" }), rSilu = el("span", { class: "k3-num f13-r-silu" });
   var readout = el("p", { class: "f13-readout" },
-    el("span", { class: "f13-key f13-key-situ", "data-sym": "situ-fn" }, "SiTU", el("sub", { text: "β=" + W.fmt(sx.beta, 0) })), " ", rSitu,
+    el("span", { class: "f13-key f13-key-situ", "data-sym": "situ-fn" }, "SiTU", ctx.show(el("sub"), ["situ", "text", "beta_sub"])), " ", rSitu,
     el("span", { class: "f13-key f13-key-silu" }, "SiLU"), " ", rSilu);
   var note = W.html(el("p", { class: "f13-note", "data-sym": "situ-lin" }), sx.note_html);
 
   mount.appendChild(el("div", { class: "f13" },
     tiles, bar, el("div", { class: "k3-scroll f13-scroll" }, svg),
     el("div", { class: "f13-lower" }, panel,
-      el("div", { class: "f13-act" }, el("p", { class: "f13-act-title", text: "Expert activation: SiTU vs SiLU" }), plot, slider.node, readout, note))));
+      el("div", { class: "f13-act" }, ctx.show(el("p", { class: "f13-act-title" }), ["text", "activation_title"]), plot, slider.node, readout, note))));
 
   function paintPanel(id) {
     btns.forEach(function (b) { b.setAttribute("aria-expanded", b.getAttribute("data-id") === id ? "true" : "false"); });
@@ -141,13 +138,11 @@
     [].forEach.call(svg.querySelectorAll(".is-on"), function (n) { n.classList.remove("is-on"); });
     if (!id) return;
     (parts[id] || []).forEach(function (n) { n.classList.add("is-on"); });
-    var c = comps[byId[id]];
-    pTitle.textContent = c.label;
-    pStat.textContent = c.stat;
-    W.html(pText, c.text_html);
-    W.html(pLink, c.link_html);
-    var a = pLink.querySelector("a");
-    if (a) a.textContent = "Read §" + sectionTitle(c.section);
+    var i = byId[id];
+    ctx.show(pTitle, ["components", i, "label"]);
+    ctx.show(pStat, ["components", i, "stat"]);
+    W.html(pText, comps[i].text_html);  // not ctx.show: its fact citations' ids are made unique on the page
+    ctx.show(pLink, ["components", i, "link_html"]);
   }
 
   var Plotly = null;
@@ -158,8 +153,8 @@
   }
   function paintX(xi) {
     slider.set(xi);
-    rSitu.textContent = W.fmt(sx.situ[xi], 3);
-    rSilu.textContent = W.fmt(sx.silu[xi], 3);
+    ctx.show(rSitu, ["situ", "situ_text", xi]);
+    ctx.show(rSilu, ["situ", "silu_text", xi]);
     if (Plotly) Plotly.relayout(plot, { shapes: marker(xi) });
   }
 
@@ -169,12 +164,10 @@
       if (!prev || prev.x !== state.x) paintX(state.x);
     },
     describe: function (prev, next) {
-      if (prev.c !== next.c) {
-        var c = sel() && comps[byId[sel()]];
-        return c ? c.label + " opened: " + c.stat + ". Explained in §" + sectionTitle(c.section) + "." : "Panel closed.";
-      }
+      if (prev.c !== next.c) return { path: sel() ? ["components", byId[sel()], "opened"] : ["text", "closed"] };
       var xi = next.x;
-      return "At g = " + W.fmt(sx.x[xi], 2) + ": SiTU " + W.fmt(sx.situ[xi], 3) + ", SiLU " + W.fmt(sx.silu[xi], 3) + ".";
+      return { path: ["situ", "text", "said"],
+        slots: { g: ["situ", "x_text", xi], situ: ["situ", "situ_text", xi], silu: ["situ", "silu_text", xi] } };
     },
   };
   return ctx.plotly().then(function (P) {
@@ -191,7 +184,7 @@
       yaxis: Object.assign({ title: { text: "activation", standoff: 4 }, range: [Math.min.apply(null, sx.situ.concat(sx.silu)) - 0.5, Math.max.apply(null, sx.situ.concat(sx.silu)) + 0.5] }, axis),
       shapes: marker(ctx.get().x),
       annotations: [{ x: sx.x[0], y: sx.beta, xanchor: "left", yanchor: "bottom", showarrow: false,
-        text: "cap β = " + W.fmt(sx.beta, 0), font: { color: css("--accent"), size: 11 } }],
+        text: ctx.text(["situ", "text", "cap"]), font: { color: css("--accent"), size: 11 } }],
     }), { displayModeBar: false, responsive: true }).then(function () {
       // moving along the curves is one continuous gesture, ended when the pointer leaves them
       plot.on("plotly_hover", function (ev) { ctx.set({ x: ev.points[0].pointIndex }, "drag"); });

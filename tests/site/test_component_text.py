@@ -75,20 +75,7 @@ def test_the_check_sees_each_shape_and_passes_labels_paths_and_classes():
     assert [t for _, t in composed(js)] == ["Decode step ", "cache holds ", "the whole state, rewritten each step"]
 
 
-# not yet converted (issue 34): strict, so the mark fails the day a figure passes and must go
-PENDING = {"fig-06", "fig-06b", "fig-07", "fig-13"}
-
-
-@pytest.mark.parametrize(
-    "folder",
-    [
-        pytest.param(f, marks=pytest.mark.xfail(strict=True, reason="reader text still made in JS"))
-        if figure_id(f) in PENDING
-        else f
-        for f in FOLDERS
-    ],
-    ids=[figure_id(f) for f in FOLDERS],
-)
+@pytest.mark.parametrize("folder", FOLDERS, ids=[figure_id(f) for f in FOLDERS])
 def test_a_component_composes_no_reader_text(folder):
     found = [
         f"{js.relative_to(ROOT)}:{line}: {text!r}"

@@ -120,7 +120,13 @@ def _code_digest(facts: Facts, root: Path) -> str:
 
     package = Path(k3explainer.__file__).parent
     sources = sorted(
-        [*package.glob("kernels/*.py"), *projectcode.sources(root), package / "site" / "facts.py", Path(__file__)]
+        [
+            *package.glob("kernels/*.py"),
+            *projectcode.sources(root),
+            package / "site" / "facts.py",
+            package / "site" / "readertext.py",
+            Path(__file__),
+        ]
     )
     h = hashlib.sha256()
     for path in [*sources, *([facts.path] if facts.path else [])]:

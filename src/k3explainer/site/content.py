@@ -136,7 +136,8 @@ def load_sections(folder: Path, md: MarkdownIt, site: Site | None, diags: Diagno
             diags.add(
                 path,
                 *_front_line(section, "part"),
-                f"unknown part {section.meta.part!r} (parts: {', '.join(sorted(parts))})",
+                f"unknown part {section.meta.part!r} (parts: {', '.join(sorted(parts))})"
+                + did_you_mean(section.meta.part, parts),
             )
         sections.append(section)
     _check_unique(sections, diags)

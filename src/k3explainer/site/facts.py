@@ -83,7 +83,7 @@ def project_facts(root: Path, diags: Diagnostics) -> Facts:
             root / "derived.py",
             projectcode.line_in(e, root / "derived.py"),
             1,
-            f"derived.py does not load: {type(e).__name__}: {e}",
+            f"derived.py does not load: {projectcode.error_text(e)}",
         )
         derive = None
     path = root / "content" / "facts.yaml"

@@ -75,10 +75,15 @@ def render_math(
     for m, path, line, col in items:
         res = cache[_key(version, m)]
         if "error" in res:
-            diags.add(path, line, col, f"bad math ${m.tex}$: {res['error']}")
+            diags.add(path, line, col, f"bad math ${m.tex}$: {_first_line(res['error'])}")
         else:
             html[m] = res["html"]
     return html
+
+
+def _first_line(error: str) -> str:
+    """Temml's message without the copy of the formula it draws below it (a diagnostic is one line)."""
+    return error.splitlines()[0].rstrip(": ") if error.strip() else error
 
 
 def _read_cache(path: Path) -> dict:

@@ -48,7 +48,10 @@ def _checked(spec: Spec, root: Path, diags: Diagnostics) -> dict | None:
         module = projectcode.builder(root, spec.builder_name)
     except Exception as e:  # an author's builder that does not import: its own file and line
         diags.add(
-            file, projectcode.line_in(e, file), 1, f"builder {spec.builder_name} does not load: {type(e).__name__}: {e}"
+            file,
+            projectcode.line_in(e, file),
+            1,
+            f"builder {spec.builder_name} does not load: {projectcode.error_text(e)}",
         )
         return None
     model = getattr(module, "Params", None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 import traceback
 import types
@@ -81,6 +82,12 @@ def line_in(error: BaseException, file: Path) -> int:
         return error.lineno
     frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).resolve() == file.resolve()]
     return frames[-1].lineno if frames else 1
+
+
+def error_text(error: BaseException) -> str:
+    """`Type: message` of an author's code failing, without the absolute paths Python puts in some
+    messages (an ImportError names the module's file), so a report reads the same on any machine."""
+    return f"{type(error).__name__}: " + re.sub(r" \((?:/|[A-Za-z]:\\)[^()]*\)$", "", str(error))
 
 
 def sources(root: Path) -> list[Path]:

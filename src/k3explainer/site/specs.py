@@ -205,7 +205,11 @@ def check_parts(specs: dict[str, Spec], root: Path, facts, diags: Diagnostics) -
                 _check_registers(component, spec.component_name, diags)
         for i, c in enumerate(m.constants):
             if c.fact is not None and facts.lacks(c.fact):
-                diags.add(spec.path, *spec.where("constants", i, "fact"), f"unknown fact {c.fact!r}")
+                diags.add(
+                    spec.path,
+                    *spec.where("constants", i, "fact"),
+                    f"unknown fact {c.fact!r}{did_you_mean(c.fact, facts.by_key)}",
+                )
             elif c.fact in facts and facts[c.fact].provenance != c.provenance:  # one fact, one badge on the page
                 diags.add(
                     spec.path,

@@ -103,7 +103,7 @@ def _run_axe(page, script: str, arg) -> list[dict]:
 
 def axe_violations(page, selector: str | None = None) -> list[dict]:
     """Serious or critical axe-core violations on the page, or inside one element with the rest of
-    the page out of axe's sight (_AXE_ON_PATHS).
+    the page out of axe's sight (_AXE_ON_ONE).
 
     A run on the whole article takes 2–6 s, on a figure inside its test page (pages.py) 0.3–0.9 s.
     axe is loaded from the page's own origin (the site fixture serves it) so the page's
@@ -115,33 +115,11 @@ def axe_violations(page, selector: str | None = None) -> list[dict]:
 def _axe_now(page, selector: str | None) -> list[dict]:
     _prepare_axe(page)
     if selector:
-        return _run_axe(page, _AXE_ON_PATHS, [selector, [""]])
+        return _run_axe(page, _AXE_ON_ONE, selector)
     return _run_axe(page, "([_, options]) => axe.run(document, options)" + _VIOLATIONS, None)
 
 
-# What axe's verdict on an element depends on: its tag, its attributes (classes, roles, ARIA,
-# inline styles with their colours), whether it holds text, whether it has focus, and the media
-# the page is shown for (colour scheme, reduced motion, viewport). Geometry (path data, positions,
-# sizes) and the words themselves are left out. Each element is keyed by its path of child
-# indices from the figure, so two states can be compared element by element.
-_SIGNATURE = """(sel) => {
-  const geometry = new Set(["d", "points", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "rx", "ry",
-                            "width", "height", "transform", "viewBox", "dx", "dy"]);
-  const nodes = {};
-  (function walk(n, path) {
-    const attrs = [...n.attributes].filter(a => !geometry.has(a.name)).map(a => a.name + "=" + a.value).sort();
-    const text = [...n.childNodes].some(c => c.nodeType === 3 && c.textContent.trim());
-    nodes[path] = n.tagName + (text ? "+" : "") + "[" + attrs.join(" ") + "]" + (n === document.activeElement ? "*" : "");
-    [...n.children].forEach((c, i) => walk(c, path + "/" + i));
-  })(document.querySelector(sel), "");
-  const media = [matchMedia("(prefers-color-scheme: dark)").matches, matchMedia("(prefers-reduced-motion: reduce)").matches,
-                 innerWidth, innerHeight].join(",");
-  return {media, nodes};
-}"""
-
-# axe on the parents of the given element paths (a parent, so rules about a parent and its
-# children, such as a list and its items, see both), or on the whole figure for the path "".
-# A verdict inside the figure depends only on the figure and its ancestors, so for the run the
+# axe on one element (a figure) and what is inside it. A verdict inside the figure depends only on the figure and its ancestors, so for the run the
 # rest of the page is taken out of axe's sight in two ways that leave layout untouched (a hover
 # or focus stays where the interaction put it):
 # - it is hidden (visibility), so axe's colour check lays out only what can sit behind the figure;
@@ -150,18 +128,16 @@ _SIGNATURE = """(sel) => {
 #   equations) skips it. Those elements are hidden, so the walk would never place them on the
 #   grid: the verdicts are the same, node for node (passes and incomplete too, checked on every
 #   figure's page), at 0.86 s a run instead of 1.33 s on FIG 17's.
-_AXE_ON_PATHS = (
-    """([[sel, paths], options]) => {
+_AXE_ON_ONE = (
+    """([sel, options]) => {
   const root = document.querySelector(sel);
-  const at = path => path.split("/").slice(1).reduce((n, i) => n.children[+i], root);
-  const include = paths.map(p => p === "" ? root : (at(p).parentElement || root));
   const quiet = document.createElement("style");
   quiet.textContent = `body *:not(:has(${sel})):not(${sel}):not(${sel} *) { visibility: hidden !important; }`;
   document.head.appendChild(quiet);
   const walker = document.createTreeWalker;
   const inSight = {acceptNode: n => n.contains(root) || root.contains(n) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT};
   document.createTreeWalker = (node, show) => walker.call(document, node, show, inSight);
-  return axe.run({include}, options)
+  return axe.run({include: [root]}, options)
     .finally(() => { quiet.remove(); document.createTreeWalker = walker; })"""
     + _VIOLATIONS
     + """;
@@ -169,65 +145,20 @@ _AXE_ON_PATHS = (
 )
 
 
-def _changed_roots(before: dict[str, str], after: dict[str, str], lost: set[str]) -> list[str]:
-    """Paths of the outermost elements that are new or changed (`lost`: parents of elements gone)."""
-    changed = {p for p, sig in after.items() if before.get(p) != sig} | lost
-    return sorted(p for p in changed if not any(p.startswith(q + "/") or (q == "" and p) for q in changed if q != p))
+def assert_axe_clean_through(page, fig_id: str, states: dict) -> None:
+    """axe inside the figure at load and in each named state, in order (each a callable taking
+    the page that puts the figure in that state; states may build on each other).
 
-
-def _lost_parents(before: dict[str, str], after: dict[str, str]) -> set[str]:
-    return {p.rsplit("/", 1)[0] for p in before if p not in after and p}
-
-
-def _in_context(media: str, nodes: dict[str, str]) -> dict[str, str]:
-    """Each element's signature together with its ancestors' and the media ({path: key}): all
-    that axe's verdict on it depends on (see _SIGNATURE)."""
-    keys: dict[str, str] = {}
-    for path in sorted(nodes, key=lambda p: p.count("/")):
-        keys[path] = nodes[path] + " < " + (keys[path.rsplit("/", 1)[0]] if path else media)
-    return keys
-
-
-def _needs_check(root: str, keys: dict[str, str], checked: set[str], lost: set[str]) -> bool:
-    """Whether the subtree at `root` holds anything new to axe: an element it never checked in
-    this context, or a parent that lost a child (a label or a referenced id may have gone too)."""
-
-    def inside(p: str) -> bool:
-        return root == "" or p == root or p.startswith(root + "/")
-
-    return any(inside(p) for p in lost) or any(inside(p) and k not in checked for p, k in keys.items())
-
-
-def assert_axe_clean_through(page, fig_id: str, interactions: dict) -> None:
-    """axe inside the figure at load and again after each named interaction (a callable taking
-    the page), so a state only reachable by clicking (a new colour, a focus ring, an appended
-    label) is checked too. Interactions run in order and may build on each other.
-
-    An axe run on a figure's test page costs 0.15–0.35 s however little it is asked to check (its
-    setup walks the whole document and its colour check lays out the figure), so after an
-    interaction axe checks only what is new: each subtree that
-    differs from the state before (with its parent, so rules about a parent and its children see
-    both), and of those only the ones holding an element axe has not yet passed in the same
-    context (same signature, same ancestors, same colour scheme and viewport) or a parent that
-    lost a child. Every state reached is covered: what is not checked again was passed before."""
+    The states are chosen, not every interaction: those a reader reaches only by interacting that
+    put something on screen the load did not (a mode with its own colours, a lit pathway, a focus
+    ring, an appended label). A run costs 0.3–0.9 s on a figure's test page, and the controls
+    themselves are driven, with what they show checked, by each figure's other tests."""
     sel = f"#{fig_id}"
     with _frozen(page):
-        _prepare_axe(page)
-        before = page.evaluate(_SIGNATURE, sel)
-        checked = set(_in_context(before["media"], before["nodes"]).values())
         found = {"at load": _axe_now(page, sel)}
-        for name, act in interactions.items():
+        for name, act in states.items():
             act(page)
-            after = page.evaluate(_SIGNATURE, sel)
-            keys = _in_context(after["media"], after["nodes"])
-            lost = _lost_parents(before["nodes"], after["nodes"])
-            roots = [""] if after["media"] != before["media"] else _changed_roots(before["nodes"], after["nodes"], lost)
-            roots = [r for r in roots if _needs_check(r, keys, checked, lost)]
-            if roots:
-                _prepare_axe(page)
-                found[f"after {name}"] = _run_axe(page, _AXE_ON_PATHS, [sel, roots])
-            checked |= set(keys.values())
-            before = after
+            found[f"in {name}"] = _axe_now(page, sel)
     assert {k: v for k, v in found.items() if v} == {}
 
 

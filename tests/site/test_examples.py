@@ -20,6 +20,7 @@ def test_there_is_an_example():
     assert [p.name for p in EXAMPLES] == ["bloom-filter"]
 
 
+@pytest.mark.browser  # the example's own tests drive its figures in Chromium
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_an_example_checks_builds_and_passes_its_tests(example, tmp_path, capsys):
     assert main(["check", "--root", str(example)]) == 0

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from k3explainer.cli import main
 from k3explainer.new import STARTER
 from k3explainer.site.pipeline import Project, build
@@ -17,7 +19,7 @@ STARTER_TESTS = sum(
 )
 
 
-def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
+def test_a_new_explainer_checks_and_builds_with_nothing_of_the_flagship(tmp_path, capsys):
     project = tmp_path / "softmax"
     assert main(["new", str(project)]) == 0
     assert "k3explainer build" in capsys.readouterr().out
@@ -37,20 +39,11 @@ def test_a_new_explainer_builds_and_passes_its_own_tests(tmp_path, capsys):
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Softmax at a temperature" in page and "Kimi" not in page and "GPT-2" not in page
 
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "figures"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert f"{STARTER_TESTS} passed" in run.stdout
 
-
+@pytest.mark.browser  # the starter's own tests drive its figure in Chromium
 def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
     """The path the README gives, as commands in a shell: `k3explainer new demo`, `cd demo`,
-    `k3explainer build`, then the starter's own test command."""
+    `k3explainer build`, then the starter's own test command, which passes every test it ships."""
     command = (
         [shutil.which("k3explainer")] if shutil.which("k3explainer") else [sys.executable, "-m", "k3explainer.cli"]
     )

@@ -118,6 +118,20 @@ def test_the_starter_itself_builds_clean(starter):
     assert report(starter) == []
 
 
+def test_a_reference_nobody_cites_is_a_warning_the_check_prints(starter, capsys):
+    from k3explainer.site.cli import main
+
+    bib = starter / "content" / "references.bib"
+    bib.write_text(
+        bib.read_text(encoding="utf-8") + "@misc{unused,\n  author = {A, B},\n  title = {T},\n"
+        "  year = {2020},\n  url = {https://example.org/},\n}\n",
+        encoding="utf-8",
+    )
+    assert main(["--check"], root=starter) == 0
+    err = capsys.readouterr().err
+    assert "content/references.bib:12:1: warning: reference 'unused' is never cited" in err.splitlines()
+
+
 @pytest.mark.parametrize("rel", ["figures/fig-99-new/figure.yaml", "content/42-extra.md"])
 def test_a_file_that_is_not_utf8_is_named_at_its_first_line(rel, starter):
     (starter / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None, *, root: Path, prog: str = "build.py") -
             left = "" if args.check else f"; {args.out} left as it was"
             print(f"build failed: {len(e.diagnostics)} problem(s){left}", file=sys.stderr)
             return 1
+    if summary.warnings:
+        print("\n".join(summary.warnings), file=sys.stderr)
     print(
         "\n".join(summary.lines())
         if not args.check

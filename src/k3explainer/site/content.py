@@ -108,14 +108,14 @@ def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str] | None:
 
 # What content/ may hold besides sections (NN-slug.md); anything else is most likely a section or a
 # settings file under a name the build would silently skip (a `.markdown` section, `fact.yaml`).
-SETTINGS_FILES = ("site.yaml", "facts.yaml", "symbols.yaml")
+SETTINGS_FILES = ("site.yaml", "facts.yaml", "symbols.yaml", "references.bib")
 
 
 def check_content_files(folder: Path, diags: Diagnostics) -> None:
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or path.is_dir() or path.suffix == ".md" or path.name in SETTINGS_FILES:
             continue
-        hint = did_you_mean(path.name, SETTINGS_FILES) if path.suffix in (".yaml", ".yml") else ""
+        hint = did_you_mean(path.name, SETTINGS_FILES) if path.suffix in (".yaml", ".yml", ".bib") else ""
         diags.add(
             path,
             1,

@@ -31,6 +31,7 @@ class Diagnostics:
     def __init__(self, root: Path):
         self.root = root
         self.items: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # printed, never fatal (an entry nobody cites)
 
     def rel(self, path: Path | str) -> str:
         p = Path(path)
@@ -41,6 +42,9 @@ class Diagnostics:
 
     def add(self, path: Path | str, line: int, col: int, message: str) -> None:
         self.items.append(Diagnostic(self.rel(path), max(line, 1), max(col, 1), message))
+
+    def warn(self, path: Path | str, line: int, col: int, message: str) -> None:
+        self.warnings.append(Diagnostic(self.rel(path), max(line, 1), max(col, 1), "warning: " + message))
 
     def raise_if_any(self) -> None:
         if self.items:

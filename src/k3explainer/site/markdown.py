@@ -6,6 +6,7 @@ Authors write CommonMark plus:
     :::: vs  +  ::: side Title         a two-sided comparison
     ::: callout Title                  an aside
     {{fact.key}}                       a fact's value with its SOURCE/ILLUSTRATIVE badge
+    [@key], [@key, Sec. 2; @other]     citations of content/references.bib (citations.py)
     $..$, $$..$$, \\sym{name}{..}      math, rendered to MathML at build time by Temml (math.py)
 
 Parsing and checking happen in `scan`, which walks the tokens once, records every math formula,
@@ -29,6 +30,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from .citations import Cited, citation_plugin
 from .errors import Diagnostics
 from .facts import Fact, Facts
 from .specs import FIGURE_ID
@@ -51,6 +53,7 @@ def make_parser() -> MarkdownIt:
         .use(footnote_plugin)
         .use(attrs_plugin)
         .use(attrs_block_plugin)
+        .use(citation_plugin)
     )
     for name in DIRECTIVES:
         md.use(
@@ -94,6 +97,7 @@ class Scan:
     math: list[tuple[MathItem, int, int]] = field(default_factory=list)  # formula, line, column
     links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
     figures: list[tuple[str, int]] = field(default_factory=list)
+    citations: list[Cited] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
     _lines: list[str] | None = None
 
@@ -167,6 +171,9 @@ def _scan_inline(children, line, out, facts, symbols, diags):
             line += 1  # inline tokens carry no line of their own: count the breaks
         elif child.type in MATH_TYPES:
             _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
+        elif child.type == "citation":
+            # (a caption's text may start on the line below its key: look a few lines on)
+            out.citations += [Cited(key, *out.find(line, "@" + key, 8)) for key, _ in child.meta["items"]]
         elif child.type == "fact_ref" and facts.lacks(child.meta["key"]):
             key = child.meta["key"]
             diags.add(
@@ -189,6 +196,14 @@ def _scan_inline(children, line, out, facts, symbols, diags):
         elif child.type == "text" and "{{" in child.content:
             diags.add(
                 out.path, line, out.col(line, "{{"), f"malformed fact reference in {child.content.strip()[:60]!r}"
+            )
+        elif child.type == "text" and "[@" in child.content:
+            diags.add(
+                out.path,
+                line,
+                out.col(line, "[@"),
+                "malformed citation: write [@key], [@key, Sec. 2] or [@a; @b]"
+                f" (keys of content/references.bib), not {child.content[child.content.index('[@') :][:40]!r}",
             )
 
 

@@ -1,9 +1,10 @@
 """One build, as MkDocs' `commands/build.py` lays it out: a short list of named phases, each a
 function with one job and plain data between them.
 
-    load     content/, the facts, the figure specs                         → Inputs
+    load     content/, the facts, the references, the figure specs         → Inputs
     check    files, builders and components, placements, facts and symbols → Checked
-    compute  each live figure's data (cached by content hash), its texts   → Computed
+    compute  each live figure's data (cached by content hash), its texts;
+             then every link and citation of every document                → Computed
     render   math (cached by content hash), HTML, the shipped files        → files
     write    the output folder, swapped in whole                           (output.write_atomic)
 
@@ -22,6 +23,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .assets import page_assets, shipped_css, shipped_js
+from .citations import ReferenceList, check_citations, reference_list
 from .content import Section, Site, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import Facts, project_facts
@@ -31,6 +33,7 @@ from .math import render_math
 from .output import write_atomic
 from .params import check_params
 from .project import Project
+from .references import References, load_references
 from .render import FigureView, environment, render_page
 from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
@@ -46,6 +49,7 @@ class Inputs:
     site: Site | None
     symbols: dict[str, str] | None
     sections: list[Section]
+    references: References
 
 
 @dataclass
@@ -81,6 +85,7 @@ class Summary:
     first_view: list[bytes]  # the files of the first view (HTML, CSS, JS)
     seconds: float = 0.0
     files: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # `path:line:col: warning: …`, never fatal
 
     @property
     def first_view_gzip(self) -> int:
@@ -124,6 +129,7 @@ def load(project: Project, diags: Diagnostics) -> Inputs:
         site,
         load_symbols(project.content / "symbols.yaml", diags),
         load_sections(project.content, md, site, diags),
+        load_references(project.content / "references.bib", diags),
     )
 
 
@@ -153,6 +159,7 @@ def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnosti
     scans = checked.scans + [doc.scan for doc in checked.captions.values()]
     scans += [doc.scan for docs in texts.values() for doc in docs.values()]
     _check_links(inputs.sections, checked.scans, scans, checked.figure_ids, diags)
+    check_citations(scans, inputs.references, diags)
     return Computed(data, texts)
 
 
@@ -165,6 +172,7 @@ def render_site(
         _formulas(checked.scans + [doc.scan for doc in docs]), project.node_modules, project.cache, diags
     )
     diags.raise_if_any()
+    refs = _reference_list(inputs, checked, computed)
     cites: dict[str, int] = {}  # citation ids run on across a figure's texts and caption
 
     def html_of(tokens: list, env: dict, doc_id: str) -> str:
@@ -179,6 +187,7 @@ def render_site(
                 "symbols": inputs.symbols,
                 "doc_id": doc_id,
                 "cites": counters,
+                "citation_numbers": refs.numbers,
             },
         )
         cites[doc_id] = counters[doc_id]
@@ -218,7 +227,7 @@ def render_site(
     css, scripts = ["vendor/math/temml.css", "assets/site.css"], ["assets/k3.js"]
     env = environment(project.layered("templates")[::-1])
     files["index.html"] = render_page(
-        env, inputs.site, inputs.sections, bodies, views, inputs.facts, css, scripts
+        env, inputs.site, inputs.sections, bodies, views, inputs.facts, css, scripts, _entries(inputs.references, refs)
     ).encode()
     files["manifest.json"] = (dumps(_manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
     summary = Summary(
@@ -228,8 +237,27 @@ def render_site(
         total_bytes=sum(len(b) for b in files.values()),
         first_view=[files[f] for f in ["index.html", *css, *scripts]],
         files={k: len(v) for k, v in files.items()},
+        warnings=[str(w) for w in sorted(diags.warnings)],
     )
     return files, summary
+
+
+def _reference_list(inputs: Inputs, checked: Checked, computed: Computed) -> ReferenceList:
+    sections = [(f"§{s.meta.number:02d}", s.id, sc) for s, sc in zip(inputs.sections, checked.scans, strict=True)]
+    figures = {
+        fid: (
+            spec.label,
+            checked.captions[fid].scan.citations + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations],
+        )
+        for fid, spec in inputs.specs.items()
+    }
+    return reference_list(sections, figures)
+
+
+def _entries(references: References, refs: ReferenceList) -> list[dict]:
+    """The reference list as the page shows it: in citation order, each with where it is cited."""
+    order = sorted(refs.numbers, key=refs.numbers.get)
+    return [{"n": refs.numbers[k], "ref": references.by_key[k], "places": refs.places[k]} for k in order]
 
 
 def _inline(inputs: Inputs, text: str, spec: Spec, loc: tuple, diags: Diagnostics) -> InlineDoc:

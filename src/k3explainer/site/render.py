@@ -9,6 +9,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from .citations import ref_id
 from .content import Section, Site
 from .estimates import section_style
 from .facts import Facts
@@ -45,6 +46,7 @@ def environment(templates: list[Path]) -> Environment:
     )
     env.filters["keep_short_brackets"] = keep_short_brackets
     env.filters["section_style"] = section_style
+    env.filters["ref_id"] = ref_id
     return env
 
 
@@ -57,6 +59,7 @@ def render_page(
     facts: Facts,
     css: list[str],
     scripts: list[str],
+    references: list[dict],
 ) -> str:
     frame = env.get_template("partials/figure.html")
 
@@ -71,4 +74,5 @@ def render_page(
         body={s.id: place_figures(bodies[s.id]) for s in sections},
         css=css,
         scripts=scripts,
+        references=references,
     )

@@ -247,7 +247,8 @@ def _reference_list(inputs: Inputs, checked: Checked, computed: Computed) -> Ref
     figures = {
         fid: (
             spec.label,
-            checked.captions[fid].scan.citations + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations],
+            checked.captions[fid].scan.citations
+            + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations],
         )
         for fid, spec in inputs.specs.items()
     }

@@ -195,6 +195,7 @@ def derived_facts(facts: Facts) -> list[Fact]:
             number=value,
             display=display,
             provenance="source",
+            ref=list(dict.fromkeys(r for s in sources for r in facts.refs(s))),  # the works its inputs cite
             source=f"Computed at build time: {how}. From: " + "; ".join(facts[s].source for s in sources),
         )
         for key, value, display, how, sources in rows

@@ -21,8 +21,9 @@ from .errors import Diagnostics
 from .suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from .markdown import Scan
+    from .facts import Facts
     from .references import References
+    from .scan import Scan
 
 KEY = r"[A-Za-z0-9_][\w:.+-]*"
 CITATION = re.compile(rf"\[(@{KEY}(?:,[^;\[\]]*)?(?:;\s*@{KEY}(?:,[^;\[\]]*)?)*)\]")
@@ -34,6 +35,7 @@ class Cited:
     key: str
     line: int
     col: int
+    fact: str | None = None  # cited through this fact (its `ref`), not written as [@key]
 
 
 def citation_plugin(md: MarkdownIt) -> None:
@@ -73,11 +75,21 @@ def _render_citation(self, tokens, idx, options, env) -> str:
     return f'<span class="cite">[{"; ".join(parts)}]</span>'
 
 
-def check_citations(scans: list[Scan], references: References, diags: Diagnostics) -> None:
-    """Every cited key is an entry; an entry nobody cites is a warning (a list only grows)."""
+def check_citations(scans: list[Scan], references: References, facts: Facts, diags: Diagnostics) -> None:
+    """Every key a document cites, and every fact's `ref`, is an entry of the reference list."""
+    for key, (line, col) in sorted(facts.ref_lines.items()):
+        for ref in facts.refs(key):
+            if ref not in references:
+                diags.add(
+                    facts.path,
+                    line,
+                    col,
+                    f"fact {key!r}: unknown reference {ref!r} (keys of {diags.rel(references.path)})"
+                    + did_you_mean(ref, references.by_key),
+                )
     for sc in scans:
         for c in sc.citations:
-            if c.key not in references:
+            if c.key not in references and c.fact is None:  # a fact's was reported at the fact
                 diags.add(
                     sc.path,
                     c.line,
@@ -85,9 +97,12 @@ def check_citations(scans: list[Scan], references: References, diags: Diagnostic
                     f"unknown reference {c.key!r} (keys of {diags.rel(references.path)})"
                     + did_you_mean(c.key, references.by_key),
                 )
-    cited = {c.key for sc in scans for c in sc.citations}
+
+
+def warn_uncited(references: References, numbers: dict[str, int], diags: Diagnostics) -> None:
+    """An entry the page never cites (in prose or through a fact it shows) is a warning."""
     for key, ref in references.by_key.items():
-        if key not in cited:
+        if key not in numbers:
             diags.warn(references.path, ref.line, 1, f"reference {key!r} is never cited")
 
 
@@ -108,8 +123,10 @@ def reference_list(sections: list[tuple[str, str, Scan]], figures: dict[str, tup
             out.places[c.key].append((label, href))
 
     for label, sid, sc in sections:
-        events = sorted([(c.line, c.col, c) for c in sc.citations] + [(line, 0, fid) for fid, line in sc.figures])
-        for _, _, item in events:
+        # by place in the source; a figure's own citations come where its directive stands
+        events = [(c.line, c.col, i, c) for i, c in enumerate(sc.citations)]
+        events += [(line, 0, -1, fid) for fid, line in sc.figures]
+        for *_, item in sorted(events, key=lambda e: e[:3]):
             if isinstance(item, Cited):
                 cite(item, label, f"#{sid}")
             elif item in figures:

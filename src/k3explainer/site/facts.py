@@ -31,6 +31,10 @@ class Fact(BaseModel):
     numbers: dict[str, float] | None = None  # named parts of a fact that holds several numbers
     unit: str | None = None
     provenance: Provenance
+    # where a reader can check it: a key of content/references.bib, or several for a fact gathered
+    # from several works (required for a sourced fact), and the exact place (section, table, line)
+    ref: str | list[str] | None = None
+    at: str | None = None
     source: str
     note: str | None = None
     often_misstated_as: str | None = None
@@ -46,13 +50,26 @@ class Facts:
     when the facts file (or derived.py) failed: its own problems are reported at its lines, and no
     reference is then called unknown, which would bury that one problem under one per reference."""
 
-    def __init__(self, facts: dict[str, Fact], path: Path | None = None, complete: bool = True):
+    def __init__(
+        self,
+        facts: dict[str, Fact],
+        path: Path | None = None,
+        complete: bool = True,
+        ref_lines: dict[str, tuple[int, int]] | None = None,
+    ):
         self.by_key = facts
         self.path = path
         self.complete = complete
+        self.ref_lines = ref_lines or {}  # fact key → (line, col) of its `ref:`, for the reference check
 
     def __contains__(self, key: str) -> bool:
         return key in self.by_key
+
+    def refs(self, key: str) -> list[str]:
+        """The reference keys fact `key` cites (none for an unknown or illustrative fact)."""
+        fact = self.by_key.get(key)
+        ref = fact.ref if fact is not None else None
+        return [] if ref is None else [ref] if isinstance(ref, str) else list(ref)
 
     def lacks(self, key: str) -> bool:
         """A reference to report as unknown: the facts loaded whole, and `key` is not among them."""
@@ -105,13 +122,21 @@ def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | 
     if parsed is None:
         return Facts({}, path, complete=False)
     facts: dict[str, Fact] = {}
+    ref_lines: dict[str, tuple[int, int]] = {}
     for i, fact in enumerate(parsed.facts):
         if fact.key in facts:
             line, col = marked.where(("facts", i, "key"))
             diags.add(path, line, col, f"duplicate fact key {fact.key!r}")
+        if fact.ref is not None:
+            ref_lines[fact.key] = marked.where(("facts", i, "ref"))
+        elif fact.provenance == "source":
+            line, col = marked.where(("facts", i, "key"))
+            diags.add(
+                path, line, col, f"sourced fact {fact.key!r} names no reference: add `ref:` (a key of references.bib)"
+            )
         facts[fact.key] = fact
     if derive is None:
-        return Facts(facts, path)
+        return Facts(facts, path, ref_lines=ref_lines)
     try:
         facts.update({f.key: f for f in derive(Facts(facts, path))})
     except KeyError as e:
@@ -121,4 +146,4 @@ def load_facts(path: Path, diags: Diagnostics, derive=None, derive_file: Path | 
         where = derive_file or path
         diags.add(where, projectcode.line_in(e, where), 1, f"derived_facts failed: {type(e).__name__}: {e}")
         return Facts(facts, path, complete=False)
-    return Facts(facts, path)
+    return Facts(facts, path, ref_lines=ref_lines)

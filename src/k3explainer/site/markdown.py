@@ -16,9 +16,8 @@ link, fact and figure with its source line, and reports what is wrong. Rendering
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
-from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
@@ -30,11 +29,9 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from .citations import Cited, citation_plugin
-from .errors import Diagnostics
+from .citations import citation_plugin, ref_id
 from .facts import Fact, Facts
-from .specs import FIGURE_ID
-from .suggest import did_you_mean
+from .references import Reference
 from .typography import keep_short_brackets
 
 DIRECTIVES = ("figure", "claim", "vs", "side", "callout")
@@ -80,164 +77,10 @@ def _fact_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- scanning
-
-
 @dataclass(frozen=True)
 class MathItem:
     tex: str
     display: bool
-
-
-@dataclass
-class Scan:
-    """What one document refers to, each with its source line."""
-
-    path: Path
-    math: list[tuple[MathItem, int, int]] = field(default_factory=list)  # formula, line, column
-    links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
-    figures: list[tuple[str, int]] = field(default_factory=list)
-    citations: list[Cited] = field(default_factory=list)
-    ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
-    _lines: list[str] | None = None
-
-    def col(self, line: int, needle: str, skip: int = 0) -> int:
-        """1-based column of `needle` (plus `skip` characters into it) in the source line: tokens
-        carry lines, not columns. 1 if the line does not hold it (a folded YAML caption starts on the
-        line below its key)."""
-        text = self._line(line)
-        return text.find(needle) + 1 + skip if needle in text else 1
-
-    def find(self, line: int, needle: str, within: int) -> tuple[int, int]:
-        """(line, column) of `needle` on `line` or one of the `within` lines after it (a display
-        formula's \\sym sits below its `$$`), else (line, 1)."""
-        for at in range(line, line + within + 1):
-            if needle in self._line(at):
-                return at, self._line(at).find(needle) + 1
-        return line, 1
-
-    def _line(self, line: int) -> str:
-        if self._lines is None:
-            try:
-                self._lines = self.path.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError):
-                self._lines = []
-        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-
-
-def scan(
-    tokens: list[Token],
-    path: Path,
-    facts: Facts,
-    symbols: dict[str, str] | None,
-    diags: Diagnostics,
-    *,
-    line_offset: int = 0,
-) -> Scan:
-    out = Scan(path)
-    line = line_offset + 1
-    for tok in tokens:
-        if tok.map:
-            line = tok.map[0] + 1 + line_offset
-        if tok.type in MATH_TYPES:
-            _scan_math(tok.content, MATH_TYPES[tok.type], line, out, symbols, diags)
-        elif tok.type.startswith("container_") and tok.type.endswith("_open"):
-            _scan_directive(tok, line, out, facts, diags)
-        elif tok.type == "heading_open" and tok.attrGet("id"):
-            out.ids.add(str(tok.attrGet("id")))
-        elif tok.type == "inline":
-            _scan_unknown_directive(tok.content, line, out, diags)
-            _scan_inline(tok.children or [], line, out, facts, symbols, diags)
-    return out
-
-
-def _scan_unknown_directive(text: str, line: int, out: Scan, diags: Diagnostics) -> None:
-    """A ':::' line that no directive took stays a paragraph: a misspelt name, or a figure directive
-    outside its fence, would otherwise be published as literal text."""
-    m = re.match(r":{3,}[ \t]*([A-Za-z][\w-]*)", text)
-    if m:
-        name = m.group(1)
-        diags.add(
-            out.path,
-            line,
-            out.col(line, name),
-            f"unknown directive {name!r} (directives: {', '.join(DIRECTIVES)}){did_you_mean(name, DIRECTIVES)}",
-        )
-
-
-def _scan_inline(children, line, out, facts, symbols, diags):
-    for child in children:
-        if child.type in ("softbreak", "hardbreak"):
-            line += 1  # inline tokens carry no line of their own: count the breaks
-        elif child.type in MATH_TYPES:
-            _scan_math(child.content, MATH_TYPES[child.type], line, out, symbols, diags)
-        elif child.type == "citation":
-            # (a caption's text may start on the line below its key: look a few lines on)
-            out.citations += [Cited(key, *out.find(line, "@" + key, 8)) for key, _ in child.meta["items"]]
-        elif child.type == "fact_ref" and facts.lacks(child.meta["key"]):
-            key = child.meta["key"]
-            diags.add(
-                out.path,
-                line,
-                out.col(line, key),
-                f"unknown fact {key!r} in {{{{{key}}}}}{did_you_mean(key, facts.by_key)}",
-            )
-        elif child.type == "link_open":
-            href = str(child.attrGet("href") or "")
-            if href.startswith("#"):
-                out.links.append((href, line))
-            elif not href.startswith(("https://", "http://", "mailto:")):
-                diags.add(
-                    out.path,
-                    line,
-                    out.col(line, f"]({href}", skip=2),
-                    f"link {href!r}: use #id for the article or a full https:// address",
-                )
-        elif child.type == "text" and "{{" in child.content:
-            diags.add(
-                out.path, line, out.col(line, "{{"), f"malformed fact reference in {child.content.strip()[:60]!r}"
-            )
-        elif child.type == "text" and "[@" in child.content:
-            diags.add(
-                out.path,
-                line,
-                out.col(line, "[@"),
-                "malformed citation: write [@key], [@key, Sec. 2] or [@a; @b]"
-                f" (keys of content/references.bib), not {child.content[child.content.index('[@') :][:40]!r}",
-            )
-
-
-def _scan_math(tex, display, line, out, symbols, diags):
-    first = tex.strip().splitlines()[0] if tex.strip() else ""
-    out.math.append((MathItem(tex, display), line, out.col(line, first) if first else 1))
-    for name, _ in sym_parts(tex):
-        if symbols is not None and name not in symbols:  # None: the symbols file failed, and said so
-            diags.add(
-                out.path,
-                *out.find(line, f"\\sym{{{name}}}", tex.count("\n") + 1),
-                f"unknown symbol {name!r} in \\sym (known: content/symbols.yaml){did_you_mean(name, symbols)}",
-            )
-
-
-def _scan_directive(tok, line, out, facts, diags):
-    kind, _, arg = tok.info.strip().partition(" ")
-    arg = arg.strip()
-    col = out.col(line, arg) if arg else out.col(line, kind)
-    if kind == "figure":
-        if not re.fullmatch(FIGURE_ID, arg):
-            diags.add(out.path, line, col, f"figure directive needs a figure id like 'fig-06', got {arg!r}")
-        else:
-            out.figures.append((arg, line))
-    elif kind == "claim" and arg != "illustrative" and facts.lacks(arg):
-        diags.add(
-            out.path,
-            line,
-            col,
-            f"claim needs a fact key or 'illustrative', got {arg!r}"
-            + did_you_mean(arg, [*facts.by_key, "illustrative"]),
-        )
-    elif kind in ("side", "callout") and not arg:
-        diags.add(out.path, line, col, f"{kind} directive needs a title")
 
 
 def sym_parts(tex: str) -> list[tuple[str, str]]:
@@ -255,22 +98,55 @@ def sym_parts(tex: str) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- rendering
 
 
-def badge(provenance: str) -> str:
+def badge(provenance: str, ref: Reference | None = None) -> str:
+    """A provenance badge; a sourced fact's opens the work it comes from, in one step."""
     label = "Source" if provenance == "source" else "Illustrative"
-    return f'<span class="badge badge-{provenance}">{label}</span>'
+    if ref is None:
+        return f'<span class="badge badge-{provenance}">{label}</span>'
+    return (
+        f'<a class="badge badge-{provenance}" href="{escape(ref.url)}" target="_blank" rel="noopener">{label}'
+        f'<span class="visually-hidden">: {escape(ref.short)} (opens in a new tab)</span></a>'
+    )
 
 
-def fact_html(fact: Fact, cite_id: str) -> str:
-    """The fact's display value and badge; its tooltip (also its accessible description) gives the
-    checked value in full and the source. A fact's `topic` is an authoring label and never shown."""
+def where_cited(fact: Fact, cited: list[tuple[Reference, int]]) -> str:
+    """`[3] Schlag et al., 2021, Sec. 4.1`: the works and the place, as plain text."""
+    if not cited:
+        return ""
+    return "; ".join(f"[{n}] {ref.short}" for ref, n in cited) + (f", {fact.at}" if fact.at else "")
+
+
+def fact_html(fact: Fact, cite_id: str, cited: list[tuple[Reference, int]]) -> str:
+    """The fact's display value and badge (a sourced fact's opens its work); its tooltip (also its
+    accessible description) gives the checked value in full, the works and place, and the source's
+    details. A fact's `topic` is an authoring label and never shown."""
     checked = fact.value if isinstance(fact.value, str) and fact.value != fact.display else None
     body = f"{escape(checked)}. " if checked else ""
+    works = where_cited(fact, cited)
+    works = f'<span class="fact-ref">{escape(works)}</span>' if works else ""
     return (
         f'<span class="fact" tabindex="0" data-fact="{escape(fact.key)}" aria-describedby="{cite_id}">'
-        f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance)}'
-        f'<span class="fact-cite" role="tooltip" id="{cite_id}">{body}'
+        f'<span class="fact-value">{escape(fact.display)}</span>{badge(fact.provenance, cited[0][0] if cited else None)}'
+        f'<span class="fact-cite" role="tooltip" id="{cite_id}">{body}{works}'
         f'<span class="fact-source">{escape(keep_short_brackets(fact.source))}</span></span></span>'
     )
+
+
+def cite_links(cited: list[tuple[Reference, int]]) -> str:
+    """`[3, 5]`, each number linking its work's entry in the reference list ("" when none)."""
+    if not cited:
+        return ""
+    links = ", ".join(f'<a class="cite-ref" href="#{ref_id(ref.key)}">{n}</a>' for ref, n in cited)
+    return f'<span class="cite">[{links}]</span>'
+
+
+def fact_citations(facts: Facts, key: str, references, numbers: dict[str, int]) -> list[tuple[Reference, int]]:
+    """(work, its number) for each reference fact `key` cites, as the page numbers them."""
+    return [(references.by_key[r], numbers[r]) for r in facts.refs(key) if references is not None and r in numbers]
+
+
+def _fact_citation(env: dict, key: str) -> list[tuple[Reference, int]]:
+    return fact_citations(env["facts"], key, env.get("references"), env.get("citation_numbers", {}))
 
 
 def render(md: MarkdownIt, tokens: list[Token], env: dict) -> str:
@@ -309,7 +185,7 @@ def _install_renderers(md: MarkdownIt) -> None:
     def fact_ref(self, tokens, idx, options, env):
         key = tokens[idx].meta["key"]
         facts: Facts = env["facts"]
-        return fact_html(facts[key], _next_cite(env)) if key in facts else escape(key)
+        return fact_html(facts[key], _next_cite(env), _fact_citation(env, key)) if key in facts else escape(key)
 
     def heading(self, tokens, idx, options, env):
         tok = tokens[idx]
@@ -333,12 +209,15 @@ def _install_renderers(md: MarkdownIt) -> None:
                 fact = env["facts"].by_key.get(arg)
                 prov = fact.provenance if fact else "illustrative"
                 # the citation closes the box; a stack because claims may nest in other directives
+                cited = _fact_citation(env, arg) if fact else []
+                link = cite_links(cited) + " " if cited else ""
+                ref = cited[0][0] if cited else None
                 env.setdefault("claims", []).append(
-                    f'<p class="claim-cite">{escape(keep_short_brackets(fact.source))}</p>' if fact else ""
+                    f'<p class="claim-cite">{link}{escape(keep_short_brackets(fact.source))}</p>' if fact else ""
                 )
                 return (
                     f'<div class="claim claim-{prov}" role="note">'
-                    f'<div class="claim-badge">{badge(prov)}</div><div class="claim-body">\n'
+                    f'<div class="claim-badge">{badge(prov, ref)}</div><div class="claim-body">\n'
                 )
             if kind == "vs":
                 return '<div class="vs" role="group" aria-label="Comparison">\n'

@@ -23,18 +23,19 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .assets import page_assets, shipped_css, shipped_js
-from .citations import ReferenceList, check_citations, reference_list
+from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
 from .content import Section, Site, check_content_files, load_sections, load_site, load_symbols
 from .errors import Diagnostics
 from .facts import Facts, project_facts
 from .figdata import build_figure_data, dumps, markdown_paths, with_html
-from .markdown import MathItem, Scan, make_parser, render, scan, sym_parts
+from .markdown import MathItem, make_parser, render, sym_parts
 from .math import render_math
 from .output import write_atomic
 from .params import check_params
 from .project import Project
 from .references import References, load_references
 from .render import FigureView, environment, render_page
+from .scan import Scan, scan
 from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
 
@@ -159,7 +160,7 @@ def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnosti
     scans = checked.scans + [doc.scan for doc in checked.captions.values()]
     scans += [doc.scan for docs in texts.values() for doc in docs.values()]
     _check_links(inputs.sections, checked.scans, scans, checked.figure_ids, diags)
-    check_citations(scans, inputs.references, diags)
+    check_citations(scans, inputs.references, inputs.facts, diags)
     return Computed(data, texts)
 
 
@@ -173,6 +174,7 @@ def render_site(
     )
     diags.raise_if_any()
     refs = _reference_list(inputs, checked, computed)
+    warn_uncited(inputs.references, refs.numbers, diags)
     cites: dict[str, int] = {}  # citation ids run on across a figure's texts and caption
 
     def html_of(tokens: list, env: dict, doc_id: str) -> str:
@@ -188,6 +190,7 @@ def render_site(
                 "doc_id": doc_id,
                 "cites": counters,
                 "citation_numbers": refs.numbers,
+                "references": inputs.references,
             },
         )
         cites[doc_id] = counters[doc_id]
@@ -243,12 +246,15 @@ def render_site(
 
 
 def _reference_list(inputs: Inputs, checked: Checked, computed: Computed) -> ReferenceList:
+    """Citations in reading order; a figure cites what its caption, its texts and the facts of its
+    constants cite."""
     sections = [(f"§{s.meta.number:02d}", s.id, sc) for s, sc in zip(inputs.sections, checked.scans, strict=True)]
     figures = {
         fid: (
             spec.label,
             checked.captions[fid].scan.citations
-            + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations],
+            + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations]
+            + [Cited(r, 0, 0, c.fact) for c in spec.model.constants if c.fact for r in inputs.facts.refs(c.fact)],
         )
         for fid, spec in inputs.specs.items()
     }

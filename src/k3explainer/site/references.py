@@ -41,6 +41,13 @@ class Reference:
         return self.links[0][1]
 
     @property
+    def byline(self) -> str:
+        """Every author, as the entry lists them; BibTeX's `and others` reads "et al."."""
+        if self.authors[-1] == "others":
+            return ", ".join(self.authors[:-1]) + " et al."
+        return ", ".join(self.authors)
+
+    @property
     def short(self) -> str:
         """How prose names the work: "Schlag et al., 2021"."""
         s = self.surnames

@@ -13,6 +13,8 @@ from .citations import ref_id
 from .content import Section, Site
 from .estimates import section_style
 from .facts import Facts
+from .markdown import badge, cite_links, fact_citations
+from .references import References
 from .specs import FIGURE_ID, Spec
 from .typography import keep_short_brackets
 
@@ -62,9 +64,20 @@ def render_page(
     references: list[dict],
 ) -> str:
     frame = env.get_template("partials/figure.html")
+    numbers = {e["ref"].key: e["n"] for e in references}
+    works = References({e["ref"].key: e["ref"] for e in references}, Path())
+
+    def constant_badge(c) -> Markup:
+        """A figure constant's badge: a sourced fact's opens its work; its numbers link the list."""
+        cited = fact_citations(facts, c.fact, works, numbers) if c.fact else []
+        return Markup(badge(c.provenance, cited[0][0] if cited else None) + (" " + cite_links(cited) if cited else ""))
 
     def place_figures(html: str) -> Markup:
-        return Markup(FIGURE_SLOT.sub(lambda m: frame.render(fig=figures[m.group(1)], facts=facts), html))
+        return Markup(
+            FIGURE_SLOT.sub(
+                lambda m: frame.render(fig=figures[m.group(1)], facts=facts, constant_badge=constant_badge), html
+            )
+        )
 
     parts = [{"part": part, "sections": [s for s in sections if s.meta.part == part.id]} for part in site.parts]
     return env.get_template("index.html").render(

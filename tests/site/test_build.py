@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from k3explainer import kernels
+from k3explainer.site.article import bibtex, cite_key, load_site, long_date, plain_citation, scholar_meta
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.pipeline import Project, build, compile_site
@@ -166,10 +167,10 @@ def test_figure_frames_reserve_space_and_carry_text_alternatives(compiled):
 
 def test_first_view_stays_within_budget(compiled):
     _, summary = compiled
-    # a guard against regressions at today's 106.6 KB: the budget is 100 KB (issue #34); the
-    # reference list, the source links and the citations of issue #35 added 8.5 KB, which the
+    # a guard against regressions at today's 107.2 KB: the budget is 100 KB (issue #34); the
+    # reference list, source links, citations and byline of issue #35 added 9.1 KB, which the
     # article's shorter text (issue #36) is to pay back
-    assert summary.first_view_gzip <= 107_000
+    assert summary.first_view_gzip <= 107_500
 
 
 def test_html_is_valid_for_the_nu_checker(tmp_path, compiled):
@@ -200,8 +201,34 @@ def test_content_security_policy_allows_only_own_files(compiled):
     policy = dict(d.strip().split(" ", 1) for d in m.group(1).split(";"))
     assert policy["default-src"] == "'self'" and policy["script-src"] == "'self'"
     assert "unsafe" not in policy["script-src"] and policy["object-src"] == "'none'"
-    # no inline script at all: every <script> has a src (data arrives as files, also from file://)
-    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    # no inline script at all: every <script> has a src (data arrives as files, also from file://);
+    # the one without is the article's schema.org description, a data block no browser runs
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == ['<script type="application/ld+json">']
+
+
+def test_the_page_says_who_wrote_it_when_and_how_to_cite_it(compiled):
+    """The byline, the citation block and the head's tags all come from site.yaml."""
+    files, _ = compiled
+    html = files["index.html"].decode()
+    site = load_site(ROOT / "content" / "site.yaml", Diagnostics(ROOT))
+    assert f'<time datetime="{site.published.isoformat()}">{long_date(site.published)}</time>' in html
+    assert f"<span>Version {site.version}</span>" in html
+    assert f'<p class="cite-plain">{plain_citation(site)}</p>' in html
+    assert f"<code>{bibtex(site)}</code>" in html.replace("&#39;", "'")
+    for name, content in scholar_meta(site):
+        assert f'<meta name="{name}" content="{content}">' in html
+    ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
+    assert ld["@type"] == "ScholarlyArticle" and ld["datePublished"] == site.published.isoformat()
+    assert [a["name"] for a in ld["author"]] == [a.name for a in site.authors]
+
+
+def test_a_citation_reads_as_bibtex_that_bibtexparser_accepts():
+    import bibtexparser
+
+    site = load_site(ROOT / "content" / "site.yaml", Diagnostics(ROOT))
+    entry = bibtexparser.parse_string(bibtex(site)).entries[0]
+    assert entry.key == cite_key(site) and entry["title"] == "{" + site.title + "}"
+    assert entry["year"] == str(site.published.year)
 
 
 def test_page_metadata_comes_from_site_yaml(compiled):

@@ -62,6 +62,18 @@ def test_a_new_author_s_commands_from_an_empty_folder(tmp_path):
     )
 
 
+def test_a_new_explainer_is_signed_by_its_author_and_dated_today(tmp_path, capsys):
+    from datetime import date
+
+    assert main(["new", str(tmp_path / "p"), "--author", 'Ada "Countess" Lovelace']) == 0
+    site = (tmp_path / "p" / "content" / "site.yaml").read_text(encoding="utf-8")
+    assert '  - name: "Ada \\"Countess\\" Lovelace"\n' in site and f"published: {date.today().isoformat()}\n" in site
+    build(Project(tmp_path / "p"), tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "By Ada &#34;Countess&#34; Lovelace</span>" in page
+    assert '<meta name="citation_author" content="Ada &#34;Countess&#34; Lovelace">' in page
+
+
 def test_new_never_writes_into_a_folder_that_holds_files(tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     assert main(["new", str(tmp_path)]) == 1

@@ -5,44 +5,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .errors import Diagnostics, read_source
+
+if TYPE_CHECKING:
+    from .article import Site
 from .suggest import did_you_mean
 from .validate import validate
 from .yamlmarks import YamlProblem, load
-
-
-class Part(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str = Field(pattern=r"^[a-z0-9-]+$")
-    title: str
-
-
-class Site(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    title: str
-    subtitle: str
-    # the page's <meta name="description"> and the preview a link to it shows (Open Graph)
-    description: str
-    # where the site will be published, if known: gives the page a canonical address and a link
-    # preview its og:url. The page itself links only relatively, so it works in any folder.
-    url: str | None = None
-    parts: list[Part] = Field(min_length=1)
-
-    @field_validator("url")
-    @classmethod
-    def _absolute_folder(cls, url: str | None) -> str | None:
-        if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?/", url):
-            raise PydanticCustomError(
-                "url",
-                "give the full address the site is published at, ending in '/' (e.g. https://example.org/explainer/)",
-            )
-        return url
 
 
 class FrontMatter(BaseModel):
@@ -68,21 +43,6 @@ class Section:
     @property
     def id(self) -> str:
         return self.meta.id
-
-
-def load_site(path: Path, diags: Diagnostics) -> Site | None:
-    if not path.is_file():
-        diags.add(path, 1, 1, "missing: every project has its settings here (title, subtitle, description, parts)")
-        return None
-    try:
-        marked = load(path.read_text(encoding="utf-8"))
-    except YamlProblem as e:
-        diags.add(path, e.line, e.col, e.message)
-        return None
-    except (OSError, UnicodeDecodeError) as e:
-        diags.add(path, 1, 1, f"cannot read site settings: {e}")
-        return None
-    return validate(Site, marked, path, diags)
 
 
 def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str] | None:

@@ -22,9 +22,10 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from .article import Site, load_site
 from .assets import page_assets, shipped_css, shipped_js
 from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
-from .content import Section, Site, check_content_files, load_sections, load_site, load_symbols
+from .content import Section, check_content_files, load_sections, load_symbols
 from .errors import Diagnostics
 from .facts import Facts, project_facts
 from .figdata import build_figure_data, dumps, markdown_paths, with_html

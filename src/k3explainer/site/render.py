@@ -9,8 +9,9 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from .article import Site, bibtex, json_ld, long_date, names, plain_citation, scholar_meta
 from .citations import ref_id
-from .content import Section, Site
+from .content import Section
 from .estimates import section_style
 from .facts import Facts
 from .markdown import badge, cite_links, fact_citations
@@ -88,4 +89,13 @@ def render_page(
         css=css,
         scripts=scripts,
         references=references,
+        cite={
+            "names": names(site),
+            "published": long_date(site.published),
+            "updated": long_date(site.updated) if site.updated else None,
+            "bibtex": bibtex(site),
+            "plain": plain_citation(site),
+            "meta": scholar_meta(site),
+            "json_ld": Markup(json_ld(site)),  # escaped for a script element by json_ld itself
+        },
     )

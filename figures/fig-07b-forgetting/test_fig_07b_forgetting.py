@@ -210,7 +210,9 @@ def test_symbols_link_both_ways(watched, site_url):
     assert fig.locator(".f07b-cells[data-sym='kda-alpha']").count() == 1
 
 
-def test_no_accessibility_violations_through_the_controls(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in two states the load does not show: the gate acting on every step, with α
+    at its first value by Home (focus on its slider), and the first token, before the switch."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert_axe_clean_through(

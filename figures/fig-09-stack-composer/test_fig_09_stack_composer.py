@@ -324,37 +324,22 @@ def test_equation_symbols_and_layers_link_both_ways(watched, site_url, data):
     assert page.locator("#hybrid .math-block math [data-sym='kda-state'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in four states the load does not show: a layer hovered (its bar marked, the
+    tooltip), the MLA layers lit from the equation, K3's sizes (their sourced facts, 93 layers), and
+    focus on a K3 size (its tooltip)."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-
-    def key_toggle(p):
-        fig.locator(".f09-layer[data-layer='2']").focus()
-        p.keyboard.press("ArrowUp")
-        p.keyboard.press("Enter")
-
-    def slide(p):
-        fig.locator(".k3-slider input").focus()
-        p.keyboard.press("ArrowLeft")
-
     assert_axe_clean_through(
         page,
         FIG,
         {
-            "a layer by click": lambda p: fig.locator(".f09-layer[data-layer='1']").click(),
-            "a layer by key": key_toggle,
             "hovering a layer": lambda p: fig.locator(".f09-layer[data-layer='4']").hover(),
             "hovering the latent symbol in the prose": lambda p: p.locator(
                 "#hybrid .math-block math [data-sym='mla-latent']"
             ).first.hover(),
-            "the all-MLA preset": lambda p: fig.locator("[data-preset='all-MLA']").click(),
-            "the all-KDA preset": lambda p: fig.locator("[data-preset='all-KDA']").click(),
-            "a layer more": lambda p: fig.locator(".k3-stepper [aria-label='Next step']").click(),
-            "a shorter context": slide,
             "the K3 preset (K3's sizes)": lambda p: fig.locator("[data-preset='K3']").click(),
             "focusing a K3 size (its tooltip)": lambda p: fig.locator(".f09-sizes .fact").first.focus(),
-            "a layer under K3's sizes": lambda p: fig.locator(".f09-layer[data-layer='5']").click(),
-            "the 3:1 preset (toy sizes again)": lambda p: fig.locator("[data-preset='3:1']").click(),
         },
     )
 

@@ -235,7 +235,10 @@ def test_equation_symbols_link_both_ways(watched, site_url):
     assert page.locator("#attention-residuals .math-block math [data-sym='ar-query'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in three states the load does not show: fewer layers below by keys (the
+    absent sources greyed, focus on the slider), a source selected by click and arrow key (its
+    bar segments marked), and the weights lit from the equation."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     rows = fig.locator(".f12-list [role=option]")
@@ -248,20 +251,13 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
                 p.keyboard.press("ArrowLeft"),
                 p.keyboard.press("ArrowLeft"),
             ),
-            "new query by click": lambda p: fig.get_by_role("button", name="New query").click(),
-            "new query by N": lambda p: p.keyboard.press("n"),
-            "previous query on the stepper": lambda p: fig.get_by_role("button", name="Previous step").click(),
-            "source hover": lambda p: rows.nth(2).hover(),
-            "absent source hover": lambda p: rows.nth(8).hover(),
             "source click and arrow key": lambda p: (
                 rows.nth(1).click(),
                 rows.nth(1).focus(),
                 p.keyboard.press("ArrowDown"),
             ),
-            "layers below by click": lambda p: fig.get_by_label("Layers below").click(),
             "equation symbol hover": lambda p: p.locator(
                 "#attention-residuals .math-block math [data-sym='ar-weights']"
             ).first.hover(),
-            "zero query": lambda p: (fig.locator(".k3-stepper").focus(), p.keyboard.press("Home")),
         },
     )

@@ -189,7 +189,9 @@ def test_equation_symbols_and_figure_parts_light_each_other(watched, site_url):
     assert page.locator("#attention-residuals .math-block math [data-sym='ar-sources'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_through_the_interactions(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in three states the load does not show: random queries, a source picked by
+    arrow key (focus on the picker), and the first reading layer by Home (focus on its slider)."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert_axe_clean_through(

@@ -150,25 +150,19 @@ def test_the_order_note_and_the_kv_cache_wall(watched, site_url, site_dir):
     assert "is-dim" in (items(fig).nth(kv).get_attribute("class") or "")
 
 
-def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in three states the load does not show: every node expanded (their bodies,
+    the dots marked open), one wall marked (the other steps dimmed), and a node hovered then (its
+    dot ringed)."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
     assert_axe_clean_through(
         page,
         FIG,
         {
-            "expanding a node": lambda p: items(fig).nth(1).locator(".k3-disc-btn").click(),
-            "opening a node from its dot": lambda p: fig.locator(".f14-dot").nth(9).click(),
-            "hovering a node": lambda p: items(fig).nth(4).hover(),
-            "moving along the chain by keyboard": lambda p: (
-                items(fig).nth(0).locator(".k3-disc-btn").focus(),
-                p.keyboard.press("ArrowDown"),
-                p.keyboard.press("Enter"),
-            ),
             "expanding all": lambda p: fig.get_by_role("button", name="Expand all").click(),
             "marking one wall": lambda p: fig.locator("[role=radio]").nth(2).click(),
-            "the next wall by keyboard": lambda p: p.keyboard.press("ArrowRight"),
-            "collapsing all": lambda p: fig.get_by_role("button", name="Collapse all").click(),
+            "hovering a node": lambda p: items(fig).nth(4).hover(),
         },
     )
 

@@ -337,21 +337,12 @@ def test_equation_symbols_and_readouts_link_both_ways(watched, site_url):
     assert page.locator("#complexity .math-block math [data-sym='ck-c'].sym-on").count() >= 1
 
 
-def test_no_accessibility_violations_through_every_interaction(watched, site_url):
+def test_no_accessibility_violations_at_load_and_in_chosen_states(watched, site_url):
+    """axe at load and in three states the load does not show: the KDA cost model, C = N by keys
+    (focus on its slider, the cursor at the chart's edge), and the chunk row lit from the
+    equation."""
     page, _ = watched
     fig = open_figure(page, site_url, FIG)
-
-    def drag(p):
-        x, y, w = plot_axis(p)
-        p.mouse.move(x + 0.2 * w, y)
-        p.mouse.down()
-        p.mouse.move(x + 0.6 * w, y, steps=5)
-        p.mouse.up()
-
-    def slider_start(p):
-        box = fig.locator(".f15b-controls .k3-slider input").nth(1).bounding_box()
-        p.mouse.click(box["x"] + 4, box["y"] + box["height"] / 2)
-
     assert_axe_clean_through(
         page,
         FIG,
@@ -361,21 +352,9 @@ def test_no_accessibility_violations_through_every_interaction(watched, site_url
                 fig.locator(".f15b-controls .k3-slider input").nth(1).focus(),
                 p.keyboard.press("End"),
             ),
-            "latency by keys": lambda p: (
-                fig.locator(".f15b-controls .k3-slider input").first.focus(),
-                p.keyboard.press("End"),
-            ),
-            "head width by click": lambda p: fig.locator("[role=radio][data-value='256']").click(),
-            "linear view by arrow key": lambda p: (
-                fig.locator("[role=radio][data-value='kda']").focus(),
-                p.keyboard.press("ArrowLeft"),
-            ),
-            "slider by click": slider_start,
-            "chart drag": drag,
             "equation symbol hover": lambda p: p.locator(
                 "#complexity .math-block math [data-sym='ck-chunk']"
             ).first.hover(),
-            "readout row hover": lambda p: fig.locator("tr[data-term='state'] th").hover(),
         },
     )
 

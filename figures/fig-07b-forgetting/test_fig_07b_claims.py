@@ -27,7 +27,7 @@ def data():
 @pytest.fixture(scope="module")
 def section7():
     text = article.prose("07-gated-deltanet.md")
-    start = text.index("[FIG 07b](#fig-07b) runs the argument of this section")
+    start = text.index("[](#fig-07b) runs the argument of this section")
     return text[start : text.index(":::", text.index("::: claim illustrative", start) + 5)]
 
 
@@ -157,7 +157,7 @@ def test_kda_draws_the_scalar_gates_topic_lines_and_keeps_the_whole_fact(data, s
 
 def test_section_8_link(data):
     text = article.prose("08-kda.md")
-    start = text.index("[FIG 07b](#fig-07b)")
+    start = text.index("[](#fig-07b)")
     end = "a trained layer has to learn such a split."
     sentence = text[start : text.index(end, start) + len(end)]
     assert "clears an old topic exactly as fast as Gated DeltaNet and keeps the whole fact" in sentence

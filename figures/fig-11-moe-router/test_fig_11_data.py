@@ -147,7 +147,7 @@ def test_section_sentences_about_the_demo(data, prose):
     ) in prose
     assert "each gate is the expert's score divided by the sum of the chosen experts' scores" in prose
     assert "so the $k$ gates add up to one" in prose
-    assert "In [FIG 11](#fig-11) each score is a sigmoid, $s_e(x) = \\sigma(x\\cdot c_e)$" in prose
+    assert "In [](#fig-11) each score is a sigmoid, $s_e(x) = \\sigma(x\\cdot c_e)$" in prose
     test_gates_are_the_chosen_scores_over_their_sum(data)
     assert "the router takes the dot product of the two and turns it into a score with the sigmoid" in prose
     np.testing.assert_allclose(
@@ -158,8 +158,7 @@ def test_section_sentences_about_the_demo(data, prose):
 
 def test_section_sentences_about_the_balance_statistic(data, prose):
     assert (
-        "[FIG 11](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars (under them, on a phone)."
-        in prose
+        "[](#fig-11) shows this statistic, with $\\alpha = 1$, beside its load bars (under them, on a phone)." in prose
     )
     assert "Its router picks several experts per token" in prose and data["top_k"] > 1
     assert "Both shares sum to one over the experts, so an even load gives exactly one" in prose

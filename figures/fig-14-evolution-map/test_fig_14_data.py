@@ -149,7 +149,7 @@ def test_caption_sentences(data, spec):
 def test_section_sentences(data, prose):
     c = counts(data)
     assert (
-        "After the starting point, every wall sentence but one names one of the four walls of [§01](#gpt2), "
+        "After the starting point, every wall sentence but one names one of the four walls of [](#gpt2), "
         "coupling, memory, capacity or depth"
     ) in prose
     assert "The exception is the KV cache, whose wall is recomputation" in prose

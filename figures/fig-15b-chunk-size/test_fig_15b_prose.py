@@ -29,7 +29,7 @@ def spec_and_build():
 def paragraph():
     """The claim box that describes FIG 15b's model."""
     text = article.prose("15-complexity.md")
-    start = text.index("[FIG 15b](#fig-15b) adds both to the count")
+    start = text.index("[](#fig-15b) adds both to the count")
     return text[start : text.index(":::", start)]
 
 

@@ -30,6 +30,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .citations import citation_plugin, ref_id
+from .crossrefs import crossref_plugin
 from .facts import Fact, Facts
 from .references import Reference
 from .typography import keep_short_brackets
@@ -51,6 +52,7 @@ def make_parser() -> MarkdownIt:
         .use(attrs_plugin)
         .use(attrs_block_plugin)
         .use(citation_plugin)
+        .use(crossref_plugin)
     )
     for name in DIRECTIVES:
         md.use(

@@ -26,6 +26,7 @@ from .article import Site, load_site
 from .assets import page_assets, shipped_css, shipped_js
 from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
 from .content import Section, check_content_files, load_sections, load_symbols
+from .crossrefs import backlinks, check_links, xref_labels
 from .errors import Diagnostics
 from .facts import Facts, project_facts
 from .figdata import build_figure_data, dumps, markdown_paths, with_html
@@ -160,7 +161,7 @@ def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnosti
     }
     scans = checked.scans + [doc.scan for doc in checked.captions.values()]
     scans += [doc.scan for docs in texts.values() for doc in docs.values()]
-    _check_links(inputs.sections, checked.scans, scans, checked.figure_ids, diags)
+    check_links(scans, _labels(inputs, checked), diags)
     check_citations(scans, inputs.references, inputs.facts, diags)
     return Computed(data, texts)
 
@@ -175,6 +176,7 @@ def render_site(
     )
     diags.raise_if_any()
     refs = _reference_list(inputs, checked, computed)
+    labels, referenced_in = _labels(inputs, checked), _backlinks(inputs, checked, computed)
     warn_uncited(inputs.references, refs.numbers, diags)
     cites: dict[str, int] = {}  # citation ids run on across a figure's texts and caption
 
@@ -191,6 +193,7 @@ def render_site(
                 "doc_id": doc_id,
                 "cites": counters,
                 "citation_numbers": refs.numbers,
+                "xref_labels": labels,
                 "references": inputs.references,
             },
         )
@@ -231,7 +234,16 @@ def render_site(
     css, scripts = ["vendor/math/temml.css", "assets/site.css"], ["assets/k3.js"]
     env = environment(project.layered("templates")[::-1])
     files["index.html"] = render_page(
-        env, inputs.site, inputs.sections, bodies, views, inputs.facts, css, scripts, _entries(inputs.references, refs)
+        env,
+        inputs.site,
+        inputs.sections,
+        bodies,
+        views,
+        inputs.facts,
+        css,
+        scripts,
+        _entries(inputs.references, refs),
+        referenced_in,
     ).encode()
     files["manifest.json"] = (dumps(_manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
     summary = Summary(
@@ -244,6 +256,29 @@ def render_site(
         warnings=[str(w) for w in sorted(diags.warnings)],
     )
     return files, summary
+
+
+def _labels(inputs: Inputs, checked: Checked) -> dict[str, str]:
+    return xref_labels(inputs.sections, checked.scans, {fid: spec.label for fid, spec in inputs.specs.items()})
+
+
+def _documents(inputs: Inputs, checked: Checked, computed: Computed) -> list[tuple[str, str, Scan]]:
+    """(label, id, scan) of every document in page order: each section, then (where it is placed)
+    each of its figures' caption and texts, under the figure's label and id."""
+    out = []
+    for s, sc in zip(inputs.sections, checked.scans, strict=True):
+        out.append((f"§{s.meta.number:02d}", s.id, sc))
+        for fid, _ in sc.figures:
+            if fid in inputs.specs:
+                docs = [checked.captions[fid], *computed.texts.get(fid, {}).values()]
+                out += [(inputs.specs[fid].label, fid, d.scan) for d in docs]
+    return out
+
+
+def _backlinks(inputs: Inputs, checked: Checked, computed: Computed) -> dict[str, list[tuple[str, str]]]:
+    home = {fid: s.id for s, sc in zip(inputs.sections, checked.scans, strict=True) for fid, _ in sc.figures}
+    home |= {f"{s.id}-{i}": s.id for s, sc in zip(inputs.sections, checked.scans, strict=True) for i in sc.ids}
+    return backlinks(_documents(inputs, checked, computed), home, set(inputs.specs))
 
 
 def _reference_list(inputs: Inputs, checked: Checked, computed: Computed) -> ReferenceList:
@@ -310,22 +345,6 @@ def _check_placements(scans, specs, figure_ids: set[str], every_section_loaded: 
     for fid, spec in sorted(specs.items()):
         if fid not in placed and every_section_loaded:
             diags.add(spec.path, 1, 1, f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
-
-
-def _check_links(sections: list[Section], section_scans, scans, figure_ids: set[str], diags: Diagnostics) -> None:
-    """Every in-page link in `scans` (sections, captions, figure texts) against the ids the page has."""
-    targets = {"article"} | {s.id for s in sections} | figure_ids
-    targets |= {f"{s.id}-{i}" for s, sc in zip(sections, section_scans, strict=True) for i in sc.ids}
-    for sc in scans:
-        for href, line in sc.links:
-            if href[1:] not in targets:
-                diags.add(
-                    sc.path,
-                    line,
-                    sc.col(line, f"]({href}", skip=2),
-                    f"broken cross-reference {href!r}: no section, "
-                    f"figure or heading has that id{did_you_mean(href[1:], targets)}",
-                )
 
 
 def _manifest(specs, facts, data) -> dict:

@@ -63,6 +63,7 @@ def render_page(
     css: list[str],
     scripts: list[str],
     references: list[dict],
+    referenced_in: dict[str, list[tuple[str, str]]],
 ) -> str:
     frame = env.get_template("partials/figure.html")
     numbers = {e["ref"].key: e["n"] for e in references}
@@ -76,7 +77,13 @@ def render_page(
     def place_figures(html: str) -> Markup:
         return Markup(
             FIGURE_SLOT.sub(
-                lambda m: frame.render(fig=figures[m.group(1)], facts=facts, constant_badge=constant_badge), html
+                lambda m: frame.render(
+                    fig=figures[m.group(1)],
+                    facts=facts,
+                    constant_badge=constant_badge,
+                    referenced_in=referenced_in.get(m.group(1), []),
+                ),
+                html,
             )
         )
 
@@ -89,6 +96,7 @@ def render_page(
         css=css,
         scripts=scripts,
         references=references,
+        referenced_in=referenced_in,
         cite={
             "names": names(site),
             "published": long_date(site.published),

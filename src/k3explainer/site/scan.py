@@ -12,6 +12,7 @@ from pathlib import Path
 from markdown_it.token import Token
 
 from .citations import Cited
+from .crossrefs import Link
 from .errors import Diagnostics
 from .facts import Facts
 from .markdown import DIRECTIVES, MATH_TYPES, MathItem, sym_parts
@@ -25,7 +26,7 @@ class Scan:
 
     path: Path
     math: list[tuple[MathItem, int, int]] = field(default_factory=list)  # formula, line, column
-    links: list[tuple[str, int]] = field(default_factory=list)  # "#target", line
+    links: list[Link] = field(default_factory=list)  # in-page links
     figures: list[tuple[str, int]] = field(default_factory=list)
     citations: list[Cited] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # ids the document defines (headings, footnotes)
@@ -95,8 +96,18 @@ def _scan_unknown_directive(text: str, line: int, out: Scan, diags: Diagnostics)
         )
 
 
+def _link_text(children, start: int) -> str:
+    """The text between a link_open at `start` and its link_close."""
+    words = []
+    for child in children[start + 1 :]:
+        if child.type == "link_close":
+            break
+        words.append(child.content)
+    return "".join(words)
+
+
 def _scan_inline(children, line, out, facts, symbols, diags):
-    for child in children:
+    for i, child in enumerate(children):
         if child.type in ("softbreak", "hardbreak"):
             line += 1  # inline tokens carry no line of their own: count the breaks
         elif child.type in MATH_TYPES:
@@ -117,7 +128,8 @@ def _scan_inline(children, line, out, facts, symbols, diags):
         elif child.type == "link_open":
             href = str(child.attrGet("href") or "")
             if href.startswith("#"):
-                out.links.append((href, line))
+                at, col = out.find(line, f"]({href}", 8)  # (a caption may start below its key)
+                out.links.append(Link(href, at, col + 2, _link_text(children, i), str(child.attrGet("title") or "")))
             elif not href.startswith(("https://", "http://", "mailto:")):
                 diags.add(
                     out.path,

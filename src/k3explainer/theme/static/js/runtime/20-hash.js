@@ -11,8 +11,10 @@
   var CONTINUOUS = { input: true, drag: true, play: true, wheel: true, hover: true };
   var running = null;  // the figure whose continuous gesture owns the current history entry
 
-  function read() {
-    var params = new URLSearchParams(location.hash.slice(1));
+  function read() { return parse(location.hash); }
+  /* "#anchor&fig.key=value…" (the page's hash, or an in-page link's href) → {anchor, state} */
+  function parse(hashText) {
+    var params = new URLSearchParams(hashText.replace(/^#/, ""));
     var anchor = null, state = {};
     params.forEach(function (value, key) {
       var dot = key.indexOf(".");
@@ -43,5 +45,5 @@
     running = CONTINUOUS[how] ? id : null;
     write(h.anchor, h.state, push);
   }
-  internal.hash = { read: read, write: write, save: save, endGesture: function () { running = null; } };
+  internal.hash = { read: read, parse: parse, write: write, save: save, endGesture: function () { running = null; } };
 })();

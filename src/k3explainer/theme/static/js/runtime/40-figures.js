@@ -230,11 +230,13 @@
     ["ready", "status", "visible"].forEach(function (k) { delete c.fig.dataset[k]; });
   }
 
-  window.addEventListener("popstate", function () {
+  /* The URL's state into every started figure (one not started yet reads it when it starts). */
+  internal.restoreAll = function () {
     hash.endGesture();
     var state = hash.read().state;
     Object.keys(figures).forEach(function (id) { figures[id].restore(state[id] || {}); });
-  });
+  };
+  window.addEventListener("popstate", internal.restoreAll);
 
   /* Destroy a figure and start it again from the URL's state: a colour-scheme change does it to
    * the charts, and the browser tests do it to give each test a fresh figure on an open page. */

@@ -1,22 +1,57 @@
-/* k3explainer runtime: preview cards. A citation's number (a.cite-ref) shows its entry of the
- * reference list as a card while the pointer is over it or it has focus; the link itself goes to
- * that entry, which is also its accessible description (aria-describedby), so the card is only a
- * picture of it: aria-hidden, its links out of the tab order. One card serves the page. */
+/* k3explainer runtime: preview cards, while the pointer is over a link or it has focus.
+ * - A citation's number (a.cite-ref) shows its entry of the reference list. The link goes to that
+ *   entry, which is also its accessible description (aria-describedby).
+ * - A cross-reference (a.xref) shows its target: a figure's title and caption, a section's title
+ *   and summary, and, for a link that opens a figure in a state, the words for that state.
+ * A card is only a picture of what the link leads to, so it is aria-hidden and its links are out
+ * of the tab order. Every word in it was written at build time. One card serves the page. */
 (function () {
   "use strict";
   var card = null, owner = null, hideTimer = 0;
-  var SOURCES = "a.cite-ref";
+  var SOURCES = "a.cite-ref, a.xref";
 
-  function content(link) {
-    var entry = document.getElementById(link.getAttribute("href").slice(1));
-    if (!entry) return null;
-    var copy = entry.cloneNode(true);
+  function still(node) {  // a copy to show, not to use: no ids, no tab stops
+    var copy = node.cloneNode(true);
     copy.removeAttribute("id");
     [].forEach.call(copy.querySelectorAll("[id]"), function (el) { el.removeAttribute("id"); });
-    [].forEach.call(copy.querySelectorAll("a"), function (a) { a.setAttribute("tabindex", "-1"); });
-    var cited = copy.querySelector(".ref-cited");
-    if (cited) cited.remove();  // where it is cited belongs to the list, not to a card read in place
+    [].forEach.call(copy.querySelectorAll("a, [tabindex]"), function (a) { a.setAttribute("tabindex", "-1"); });
     return copy;
+  }
+  function part(node, cls) {
+    var p = document.createElement("div");
+    p.className = cls;
+    p.appendChild(still(node));
+    return p;
+  }
+  function content(link) {
+    if (link.classList.contains("cite-ref")) {
+      var entry = document.getElementById(link.getAttribute("href").slice(1).split("&")[0]);
+      if (!entry) return null;
+      var copy = still(entry);
+      var cited = copy.querySelector(".ref-cited");
+      if (cited) cited.remove();  // where it is cited belongs to the list, not to a card read in place
+      return copy;
+    }
+    var target = document.getElementById(window.K3._.hash.parse(link.getAttribute("href")).anchor);
+    if (!target) return null;
+    var box = document.createElement("div"), head, body;
+    if (target.matches("figure")) {
+      head = target.querySelector(".fig-title");
+      body = target.querySelector(".fig-caption > p");
+    } else {
+      var section = target.closest("section.section") || target;
+      head = target.matches("h3, h4") ? target : section.querySelector("h2");
+      body = section.querySelector(".section-summary");
+    }
+    if (head) box.appendChild(part(head, "card-title"));
+    if (body) box.appendChild(part(body, "card-body"));
+    if (link.dataset.stateLabel) {
+      var state = document.createElement("p");
+      state.className = "card-state";
+      state.textContent = link.dataset.stateLabel;
+      box.appendChild(state);
+    }
+    return box;
   }
 
   function place(link) {

@@ -5,10 +5,15 @@
   "use strict";
   var K3 = window.K3, internal = K3._, hash = internal.hash;
   /* ---------- journey strip and in-page links ---------- */
-  function goTo(id, push) {
+  /* To an anchor, adding a history entry when `push`; a link's `state` ({figure: {key: value}})
+   * replaces those figures' state, so a reference opens its figure where it says. */
+  function goTo(id, push, state) {
     var target = document.getElementById(id);
     if (!target) return;
-    hash.write(id, hash.read().state, push);
+    var now = hash.read().state;
+    Object.keys(state || {}).forEach(function (fig) { now[fig] = state[fig]; });
+    hash.write(id, now, push);
+    if (state && Object.keys(state).length) internal.restoreAll();
     internal.glide(target);  // 55-landing: it arrives even where the page settles on the way
     var heading = target.querySelector("h2") || target;
     heading.setAttribute("tabindex", "-1");
@@ -17,10 +22,11 @@
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey) return;
-    var id = decodeURIComponent(a.getAttribute("href").slice(1));
+    var link = hash.parse(a.getAttribute("href"));
+    var id = link.anchor;
     if (!id || !document.getElementById(id) || a.classList.contains("skip-link")) return;
     e.preventDefault();
-    goTo(id, true);
+    goTo(id, true, link.state);
   });
   /* The stage being read: the last section whose top has passed a line a third of the way down
    * the window (or the last section once the page is scrolled to its end). */

@@ -19,6 +19,7 @@ from markdown_it.utils import read_fixture_file
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.markdown import make_parser, render
+from k3explainer.site.references import load_references
 from k3explainer.site.specs import figure_folders, figure_id
 
 from .project import ROOT
@@ -102,8 +103,13 @@ def render_snippet():
 
     symbols = yaml.safe_load((ROOT / "content" / "symbols.yaml").read_text(encoding="utf-8"))
 
+    references = load_references(ROOT / "content" / "references.bib", Diagnostics(ROOT))
+    numbers = {key: n for n, key in enumerate(references.by_key, 1)}  # (the page numbers by first citation)
+    labels = {"deltanet": "§06", "fig-06": "FIG 06"}
+
     def go(source: str) -> str:
-        env = {"facts": facts, "math": {}, "symbols": symbols, "doc_id": "t"}
+        env = {"facts": facts, "math": {}, "symbols": symbols, "doc_id": "t", "bibliography": references}
+        env |= {"citation_numbers": numbers, "xref_labels": labels}
         return render(md, md.parse(source, env), env)
 
     return go

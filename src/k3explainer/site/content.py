@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic_core import PydanticCustomError
 
 from .errors import Diagnostics, read_source
 
@@ -28,6 +29,15 @@ class FrontMatter(BaseModel):
     title: str = Field(min_length=3)
     stage: str = Field(min_length=2, max_length=24)
     summary: str = Field(min_length=10)
+    @field_validator("title", "stage", "summary")
+    @classmethod
+    def _plain(cls, text: str) -> str:
+        if re.search(r"\[@|\]\(#|\{\{|\$", text):
+            raise PydanticCustomError(
+                "plain", "front matter is plain text: cite, link, use facts and math in the section's body"
+            )
+        return text
+
     # px the section's content takes before it is laid out, by viewport width (estimates.py):
     # measured and written by `k3explainer reserve --write`, never typed
     height: dict[StrictInt, StrictInt] | None = None

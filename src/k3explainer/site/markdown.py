@@ -7,6 +7,8 @@ Authors write CommonMark plus:
     ::: callout Title                  an aside
     {{fact.key}}                       a fact's value with its SOURCE/ILLUSTRATIVE badge
     [@key], [@key, Sec. 2; @other]     citations of content/references.bib (citations.py)
+    [](#fig-06), [](#deltanet)         cross-references that write their own label (crossrefs.py)
+    text[^1] … [^1]: a note            a sidenote (sidenotes.py)
     $..$, $$..$$, \\sym{name}{..}      math, rendered to MathML at build time by Temml (math.py)
 
 Parsing and checking happen in `scan`, which walks the tokens once, records every math formula,
@@ -33,6 +35,7 @@ from .citations import citation_plugin, ref_id
 from .crossrefs import crossref_plugin
 from .facts import Fact, Facts
 from .references import Reference
+from .sidenotes import prepare_notes, sidenote_plugin
 from .typography import keep_short_brackets
 
 DIRECTIVES = ("figure", "claim", "vs", "side", "callout")
@@ -49,6 +52,7 @@ def make_parser() -> MarkdownIt:
         .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
         .use(anchors_plugin, min_level=2, max_level=3)
         .use(footnote_plugin)
+        .use(sidenote_plugin)
         .use(attrs_plugin)
         .use(attrs_block_plugin)
         .use(citation_plugin)
@@ -148,11 +152,12 @@ def fact_citations(facts: Facts, key: str, references, numbers: dict[str, int]) 
 
 
 def _fact_citation(env: dict, key: str) -> list[tuple[Reference, int]]:
-    return fact_citations(env["facts"], key, env.get("references"), env.get("citation_numbers", {}))
+    return fact_citations(env["facts"], key, env.get("bibliography"), env.get("citation_numbers", {}))
 
 
 def render(md: MarkdownIt, tokens: list[Token], env: dict) -> str:
     """env: facts, math {MathItem: html}, symbols, doc_id (prefix for ids), cites (shared counters)."""
+    prepare_notes(md, tokens, env)
     return md.renderer.render(tokens, md.options, env)
 
 

@@ -194,7 +194,7 @@ def render_site(
                 "cites": counters,
                 "citation_numbers": refs.numbers,
                 "xref_labels": labels,
-                "references": inputs.references,
+                "bibliography": inputs.references,  # (not "references": markdown-it keeps link definitions there)
             },
         )
         cites[doc_id] = counters[doc_id]

@@ -116,7 +116,8 @@ def _scan_inline(children, line, out, facts, symbols, diags):
             # (a caption's text may start on the line below its key: look a few lines on)
             out.citations += [Cited(key, *out.find(line, "@" + key, 8)) for key, _ in child.meta["items"]]
         elif child.type == "fact_ref" and facts.refs(child.meta["key"]):
-            out.citations += [Cited(ref, line, 0, child.meta["key"]) for ref in facts.refs(child.meta["key"])]
+            at = out.col(line, child.meta["key"])  # (where on its line: numbers follow the reading order)
+            out.citations += [Cited(ref, line, at, child.meta["key"]) for ref in facts.refs(child.meta["key"])]
         elif child.type == "fact_ref" and facts.lacks(child.meta["key"]):
             key = child.meta["key"]
             diags.add(

@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   var card = null, owner = null, hideTimer = 0;
+  var dismissed = null;  // a link whose card Escape closed: it stays closed until the pointer leaves (WCAG 1.4.13)
   var SOURCES = "a.cite-ref, a.xref";
 
   function still(node) {  // a copy to show, not to use: no ids, no tab stops
@@ -90,16 +91,20 @@
 
   document.addEventListener("pointerover", function (e) {
     var link = e.target.closest && e.target.closest(SOURCES);
-    if (link && e.pointerType !== "touch") show(link);
+    if (link && e.pointerType !== "touch" && link !== dismissed) show(link);
   });
   document.addEventListener("pointerout", function (e) {
     var link = e.target.closest && e.target.closest(SOURCES);
-    if (link && link === owner && !link.contains(e.relatedTarget)) hideSoon();
+    if (!link || link.contains(e.relatedTarget)) return;
+    if (link === dismissed) dismissed = null;
+    if (link === owner) hideSoon();
   });
   document.addEventListener("focusin", function (e) {
     var link = e.target.closest && e.target.closest(SOURCES);
     if (link) show(link); else if (owner) hide();
   });
-  document.addEventListener("keydown", function (e) { if (e.key === "Escape" && owner) hide(); });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && owner) { dismissed = owner; hide(); }
+  });
   window.addEventListener("scroll", function () { if (owner && document.activeElement !== owner) hide(); }, { passive: true });
 })();

@@ -55,6 +55,7 @@ def scratch_project(tmp: Path) -> Scratch:
     for file in ("build.py", "derived.py"):
         shutil.copy(ROOT / file, root / file)
     (root / "src").symlink_to(ROOT / "src")
+    (root / "tests").symlink_to(ROOT / "tests")  # the tests content/corrections.yaml names
     (root / "node_modules").symlink_to(ROOT / "node_modules")
     (ROOT / ".cache").mkdir(exist_ok=True)
     (root / ".cache").symlink_to(ROOT / ".cache")  # share rendered math between scratch builds

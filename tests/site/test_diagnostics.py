@@ -86,7 +86,7 @@ def apply_edits(root: Path, edits: str) -> None:
 def starter(tmp_path_factory, tmp_path):
     """A fresh copy of the starter, sharing one math cache per worker (Temml runs once per formula)."""
     root = tmp_path / "project"
-    shutil.copytree(STARTER, root, ignore=shutil.ignore_patterns("__pycache__", "test_*.py"))
+    shutil.copytree(STARTER, root, ignore=shutil.ignore_patterns("__pycache__"))
     shared = tmp_path_factory.getbasetemp() / "math-cache"
     shared.mkdir(exist_ok=True)
     (root / ".cache").symlink_to(shared)

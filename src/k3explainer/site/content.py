@@ -29,6 +29,7 @@ class FrontMatter(BaseModel):
     title: str = Field(min_length=3)
     stage: str = Field(min_length=2, max_length=24)
     summary: str = Field(min_length=10)
+
     @field_validator("title", "stage", "summary")
     @classmethod
     def _plain(cls, text: str) -> str:
@@ -78,7 +79,7 @@ def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str] | None:
 
 # What content/ may hold besides sections (NN-slug.md); anything else is most likely a section or a
 # settings file under a name the build would silently skip (a `.markdown` section, `fact.yaml`).
-SETTINGS_FILES = ("site.yaml", "facts.yaml", "symbols.yaml", "references.bib")
+SETTINGS_FILES = ("site.yaml", "facts.yaml", "symbols.yaml", "references.bib", "corrections.yaml")
 
 
 def check_content_files(folder: Path, diags: Diagnostics) -> None:

@@ -26,6 +26,7 @@ from .article import Site, load_site
 from .assets import page_assets, shipped_css, shipped_js
 from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
 from .content import Section, check_content_files, load_sections, load_symbols
+from .corrections import Correction, load_corrections
 from .crossrefs import backlinks, check_links, xref_labels
 from .errors import Diagnostics
 from .facts import Facts, project_facts
@@ -36,7 +37,7 @@ from .output import write_atomic
 from .params import check_params
 from .project import Project
 from .references import References, load_references
-from .render import FigureView, environment, render_page
+from .render import Apparatus, FigureView, environment, render_page
 from .scan import Scan, scan
 from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
@@ -71,6 +72,7 @@ class Checked:
     scans: list[Scan]  # one per section, in order
     captions: dict[str, InlineDoc]  # figure id → its caption
     figure_ids: set[str]
+    corrections: list[Correction]  # newest first
 
 
 @dataclass
@@ -149,7 +151,8 @@ def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
     # a section that did not load was reported; its figures are not "never placed" on top of that
     every_section_loaded = len(inputs.sections) == len(list(project.content.glob("*.md")))
     _check_placements(scans, inputs.specs, figure_ids, every_section_loaded, diags)
-    return Checked(scans, captions, figure_ids)
+    corrections = load_corrections(project.root, {s.id for s in inputs.sections} | figure_ids, diags)
+    return Checked(scans, captions, figure_ids, corrections)
 
 
 def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnostics) -> Computed:
@@ -242,8 +245,7 @@ def render_site(
         inputs.facts,
         css,
         scripts,
-        _entries(inputs.references, refs),
-        referenced_in,
+        Apparatus(_entries(inputs.references, refs), referenced_in, checked.corrections, labels),
     ).encode()
     files["manifest.json"] = (dumps(_manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
     summary = Summary(

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from .article import Site, bibtex, json_ld, long_date, names, plain_citation, scholar_meta
 from .citations import ref_id
 from .content import Section
+from .corrections import Correction, correction_id, plain
 from .estimates import section_style
 from .facts import Facts
 from .markdown import badge, cite_links, fact_citations
@@ -35,6 +36,17 @@ class FigureView:
     @property
     def m(self):
         return self.spec.model
+
+
+@dataclass
+class Apparatus:
+    """What the page shows around the prose: the reference list, where each section and figure is
+    referenced from, the corrections, and every in-page id's label."""
+
+    references: list[dict]  # in citation order: {n, ref, places}
+    referenced_in: dict[str, list[tuple[str, str]]]  # section or figure id → (label, #href)
+    corrections: list[Correction]  # newest first
+    labels: dict[str, str]  # id → "§06", "FIG 06"
 
 
 def environment(templates: list[Path]) -> Environment:
@@ -62,9 +74,9 @@ def render_page(
     facts: Facts,
     css: list[str],
     scripts: list[str],
-    references: list[dict],
-    referenced_in: dict[str, list[tuple[str, str]]],
+    apparatus: Apparatus,
 ) -> str:
+    references, referenced_in, corrections = apparatus.references, apparatus.referenced_in, apparatus.corrections
     frame = env.get_template("partials/figure.html")
     numbers = {e["ref"].key: e["n"] for e in references}
     works = References({e["ref"].key: e["ref"] for e in references}, Path())
@@ -74,6 +86,10 @@ def render_page(
         cited = fact_citations(facts, c.fact, works, numbers) if c.fact else []
         return Markup(badge(c.provenance, cited[0][0] if cited else None) + (" " + cite_links(cited) if cited else ""))
 
+    corrected: dict[str, list[dict]] = {}  # section or figure id → its corrections, newest first
+    for c in corrections:
+        corrected.setdefault(c.where, []).append(_correction_view(c, corrections))
+
     def place_figures(html: str) -> Markup:
         return Markup(
             FIGURE_SLOT.sub(
@@ -82,6 +98,7 @@ def render_page(
                     facts=facts,
                     constant_badge=constant_badge,
                     referenced_in=referenced_in.get(m.group(1), []),
+                    corrected=corrected.get(m.group(1), []),
                 ),
                 html,
             )
@@ -97,6 +114,9 @@ def render_page(
         scripts=scripts,
         references=references,
         referenced_in=referenced_in,
+        corrections=[_correction_view(c, corrections) for c in corrections],
+        corrected=corrected,
+        labels=apparatus.labels,
         cite={
             "names": names(site),
             "published": long_date(site.published),
@@ -107,3 +127,15 @@ def render_page(
             "json_ld": Markup(json_ld(site)),  # escaped for a script element by json_ld itself
         },
     )
+
+
+def _correction_view(c: Correction, corrections: list[Correction]) -> dict:
+    return {
+        "id": correction_id(c, corrections),
+        "date": c.date.isoformat(),
+        "day": long_date(c.date),
+        "where": c.where,
+        "what": plain(c.what),
+        "why": plain(c.why),
+        "test": c.test,
+    }

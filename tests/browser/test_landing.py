@@ -39,14 +39,15 @@ def test_every_journey_stage_lands_from_the_top_of_a_fresh_page(watched, site_ur
 
 
 def prose_links(page):
-    """In-page links written in the prose (not the strip, not a figure's own controls), with the
-    section each sits in: {section: [target, ...]}."""
+    """In-page links written in the prose (not the strip, not a figure's own controls) to another
+    place in the sections (a citation's number, which goes to the reference list, is not one),
+    with the section each sits in: {section: [target, ...]}."""
     return page.evaluate("""() => {
       const out = {};
       document.querySelectorAll('section.section a[href^="#"]').forEach(a => {
         if (a.closest('figure') || a.classList.contains('skip-link')) return;
         const id = decodeURIComponent(a.getAttribute('href').slice(1));
-        if (!document.getElementById(id)) return;
+        if (!document.getElementById(id) || !document.getElementById(id).closest('section.section')) return;
         (out[a.closest('section').id] = out[a.closest('section').id] || []).push(id);
       });
       return out; }""")

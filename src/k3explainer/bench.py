@@ -93,6 +93,8 @@ def _serve_edit_seconds(root: Path, tmp: Path, edit) -> float:
     if (root / "derived.py").is_file():
         shutil.copy(root / "derived.py", project / "derived.py")
     (project / "node_modules").symlink_to(root / "node_modules")
+    if (root / "tests").is_dir():  # the tests content/corrections.yaml names must exist
+        (project / "tests").symlink_to(root / "tests")
     for cached in ("figures", "math.json"):
         source = root / ".cache" / cached
         if source.is_dir():

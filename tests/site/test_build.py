@@ -250,6 +250,17 @@ def test_a_published_address_gives_a_canonical_link_and_a_bad_one_is_refused(tmp
     assert code == 0
     assert '<link rel="canonical" href="https://example.org/k3/">' in head
     assert '<meta property="og:url" content="https://example.org/k3/">' in head
+    assert "og:image" not in head  # none unless the author names one
+    (project.root / "static").mkdir(exist_ok=True)
+    (project.root / "static" / "card.png").write_bytes((ROOT / "docs" / "screenshot.png").read_bytes())
+    project.replace("content/site.yaml", "description:", "image: card.png\ndescription:")
+    code, _ = project.build(tmp_path / "out", capsys)
+    head = (tmp_path / "out" / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    assert code == 0 and '<meta property="og:image" content="https://example.org/k3/assets/card.png">' in head
+    assert (tmp_path / "out" / "assets" / "card.png").read_bytes() == (ROOT / "docs" / "screenshot.png").read_bytes()
+    project.replace("content/site.yaml", "image: card.png", "image: cards.png")
+    code, out = project.build(tmp_path / "out", capsys)
+    assert code == 1 and f"content/site.yaml:{line + 1}:1: image: no file static/cards.png" in out
     project.replace("content/site.yaml", "url: https://example.org/k3/", "url: example.org/k3")
     code, out = project.build(tmp_path / "out2", capsys)
     assert code == 1

@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from .errors import Diagnostics
 from .validate import validate
-from .yamlmarks import YamlProblem, load
+from .yamlmarks import load_file
 
 
 class Author(BaseModel):
@@ -64,15 +64,22 @@ def load_site(path: Path, diags: Diagnostics) -> Site | None:
     if not path.is_file():
         diags.add(path, 1, 1, "missing: every project has its settings here (title, subtitle, description, parts)")
         return None
-    try:
-        marked = load(path.read_text(encoding="utf-8"))
-    except YamlProblem as e:
-        diags.add(path, e.line, e.col, e.message)
+    marked = load_file(path, diags, "site settings")
+    if marked is None:
         return None
-    except (OSError, UnicodeDecodeError) as e:
-        diags.add(path, 1, 1, f"cannot read site settings: {e}")
-        return None
-    return validate(Site, marked, path, diags)
+    site = validate(Site, marked, path, diags)
+    if site is not None and site.image:
+        static = path.parent.parent / "static"
+        if not (static / site.image).is_file():
+            diags.add(path, *marked.where(("image",)), f"image: no file static/{site.image}")
+        elif not site.url:
+            diags.add(path, *marked.where(("image",)), "image: a link preview needs the address too: give `url`")
+    return site
+
+
+def preview_image(site: Site) -> str | None:
+    """Where the page ships the link-preview image (assets/NAME), if the author names one."""
+    return f"assets/{Path(site.image).name}" if site.image else None
 
 
 def long_date(day: date) -> str:

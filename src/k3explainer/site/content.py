@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .article import Site
 from .suggest import did_you_mean
 from .validate import validate
-from .yamlmarks import YamlProblem, load
+from .yamlmarks import YamlProblem, load, load_file
 
 
 class FrontMatter(BaseModel):
@@ -62,13 +62,8 @@ def load_symbols(path: Path, diags: Diagnostics) -> dict[str, str] | None:
     cannot be read: its problem is reported here, once, and no \\sym is then called unknown."""
     if not path.is_file():
         return {}
-    try:
-        marked = load(path.read_text(encoding="utf-8"))
-    except YamlProblem as e:
-        diags.add(path, e.line, e.col, e.message)
-        return None
-    except (OSError, UnicodeDecodeError) as e:
-        diags.add(path, 1, 1, f"cannot read symbols: {e}")
+    marked = load_file(path, diags, "symbols")
+    if marked is None:
         return None
     symbols = marked.data if isinstance(marked.data, dict) else {}
     for name, text in symbols.items():

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .errors import Diagnostics
 from .suggest import did_you_mean
 from .validate import validate
-from .yamlmarks import YamlProblem, load
+from .yamlmarks import load_file
 
 
 class Correction(BaseModel):
@@ -38,12 +38,8 @@ def load_corrections(root: Path, ids: set[str], diags: Diagnostics) -> list[Corr
     path = root / "content" / "corrections.yaml"
     if not path.is_file():
         return []
-    try:
-        marked = load(path.read_text(encoding="utf-8"))
-    except YamlProblem as e:
-        diags.add(path, e.line, e.col, e.message)
-        return []
-    parsed = validate(CorrectionsFile, marked, path, diags)
+    marked = load_file(path, diags, "corrections")
+    parsed = validate(CorrectionsFile, marked, path, diags) if marked is not None else None
     if parsed is None:
         return []
     for i, c in enumerate(parsed.corrections):

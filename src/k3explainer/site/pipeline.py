@@ -22,7 +22,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .article import Site, load_site
+from .article import Site, load_site, preview_image
 from .assets import page_assets, shipped_css, shipped_js
 from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
 from .content import Section, check_content_files, load_sections, load_symbols
@@ -232,6 +232,8 @@ def render_site(
     files.update(
         page_assets(project, any(not s.model.pending and s.model.plotly for s in inputs.specs.values()), diags)
     )
+    if preview_image(inputs.site):  # (load_site checked that the file is there)
+        files[preview_image(inputs.site)] = (project.static / inputs.site.image).read_bytes()
     diags.raise_if_any()
 
     css, scripts = ["vendor/math/temml.css", "assets/site.css"], ["assets/k3.js"]

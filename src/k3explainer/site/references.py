@@ -24,6 +24,11 @@ VENUE_FIELDS = ("journal", "booktitle", "publisher", "howpublished", "organizati
 _TEXT = LatexNodes2Text()
 
 
+def _decode(text: str) -> str:
+    """LaTeX to text, only where there is LaTeX to decode (pylatexenc takes ~1 ms a field)."""
+    return _TEXT.latex_to_text(text) if "\\" in text or "{" in text or "~" in text else text
+
+
 @dataclass(frozen=True)
 class Reference:
     key: str
@@ -98,7 +103,7 @@ def _reference(entry: Entry, path: Path, diags: Diagnostics) -> Reference | None
 
     def text(name: str) -> str | None:
         f = fields.get(name)
-        return " ".join(_TEXT.latex_to_text(f.value).split()) if f is not None and isinstance(f.value, str) else None
+        return " ".join(_decode(f.value).split()) if f is not None and isinstance(f.value, str) else None
 
     missing = [name for name in ("title", "year") if not text(name)] + ([] if "author" in fields else ["author"])
     links = _links(fields, text)
@@ -139,9 +144,8 @@ def _links(fields: dict, text) -> tuple[tuple[str, str], ...]:
 def _name(parts) -> tuple[str, str]:
     """(full name, surname), LaTeX decoded: first names, von, last, jr; a group written in braces
     ({Moonshot AI}) is one "surname" and kept whole."""
-    decode = _TEXT.latex_to_text
-    surname = " ".join(decode(w) for w in [*parts.von, *parts.last])
-    return " ".join(decode(w) for w in [*parts.first, *parts.von, *parts.last, *parts.jr]), surname
+    surname = " ".join(_decode(w) for w in [*parts.von, *parts.last])
+    return " ".join(_decode(w) for w in [*parts.first, *parts.von, *parts.last, *parts.jr]), surname
 
 
 def _first_sentence(message: str) -> str:

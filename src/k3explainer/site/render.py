@@ -9,7 +9,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from .article import Site, bibtex, json_ld, long_date, names, plain_citation, scholar_meta
+from .article import Site, bibtex, json_ld, long_date, names, plain_citation, preview_image, scholar_meta
 from .citations import ref_id
 from .content import Section
 from .corrections import Correction, correction_id, plain
@@ -125,6 +125,7 @@ def render_page(
             "plain": plain_citation(site),
             "meta": scholar_meta(site),
             "json_ld": Markup(json_ld(site)),  # escaped for a script element by json_ld itself
+            "image": preview_image(site),
         },
     )
 

@@ -7,11 +7,15 @@ that and remember where each value came from, so validation errors can point at 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .yamlwords import explain
+
+if TYPE_CHECKING:
+    from .errors import Diagnostics
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -83,3 +87,15 @@ def _walk(node: yaml.Node, loc: Loc, out: Marked, offset: int) -> None:
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             _walk(item, loc + (i,), out, offset)
+
+
+def load_file(path: Path, diags: Diagnostics, what: str) -> Marked | None:
+    """A settings file read and parsed, or None with its problem reported at its own place
+    (`what` names the file's contents in the message: "site settings", "symbols")."""
+    try:
+        return load(path.read_text(encoding="utf-8"))
+    except YamlProblem as e:
+        diags.add(path, e.line, e.col, e.message)
+    except (OSError, UnicodeDecodeError) as e:
+        diags.add(path, 1, 1, f"cannot read {what}: {e}")
+    return None

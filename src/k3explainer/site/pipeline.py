@@ -237,7 +237,7 @@ def render_site(
     diags.raise_if_any()
 
     css, scripts = ["vendor/math/temml.css", "assets/site.css"], ["assets/k3.js"]
-    env = environment(project.layered("templates")[::-1])
+    env = environment(project.layered("templates")[::-1], project.root / ".cache" / "templates")
     files["index.html"] = render_page(
         env,
         inputs.site,

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from .article import Site, bibtex, json_ld, long_date, names, plain_citation, preview_image, scholar_meta
@@ -49,10 +49,14 @@ class Apparatus:
     labels: dict[str, str]  # id → "§06", "FIG 06"
 
 
-def environment(templates: list[Path]) -> Environment:
-    """Templates looked up in the folders in order: the first that has a name wins."""
+def environment(templates: list[Path], cache: Path) -> Environment:
+    """Templates looked up in the folders in order: the first that has a name wins. Compiled
+    templates are kept in `cache` (Jinja's bytecode cache, keyed by each template's source), so a
+    rebuild loads them instead of compiling nine templates again (~0.15 s of a build)."""
+    cache.mkdir(parents=True, exist_ok=True)
     env = Environment(
         loader=FileSystemLoader(templates),
+        bytecode_cache=FileSystemBytecodeCache(str(cache)),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -203,3 +203,22 @@ def with_html(value: Any, html: dict[tuple, str]) -> Any:
         if rest:
             out[key] = with_html(out[key], rest)
     return out
+
+
+def manifest(specs, facts, data) -> dict:
+    """Every figure and fact with its provenance: what the page shows and where it came from."""
+    return {
+        "figures": {
+            fid: {
+                "label": s.label,
+                "title": s.model.title,
+                "pending": s.model.pending,
+                "builder": None if s.model.pending else f"figures/{s.builder_name}/builder.py",
+                "component": s.component_name,
+                "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
+                "provenance": data[fid]["provenance"] if fid in data else None,
+            }
+            for fid, s in sorted(specs.items())
+        },
+        "facts": {k: f.model_dump(exclude_none=True) for k, f in sorted(facts.by_key.items())},
+    }

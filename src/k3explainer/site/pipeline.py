@@ -22,22 +22,23 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from .apparatus import gather, labels_of
 from .article import Site, load_site, preview_image
 from .assets import page_assets, shipped_css, shipped_js
-from .citations import Cited, ReferenceList, check_citations, reference_list, warn_uncited
+from .citations import check_citations
 from .content import Section, check_content_files, load_sections, load_symbols
 from .corrections import Correction, load_corrections
-from .crossrefs import backlinks, check_links, xref_labels
+from .crossrefs import check_links
 from .errors import Diagnostics
 from .facts import Facts, project_facts
-from .figdata import build_figure_data, dumps, markdown_paths, with_html
+from .figdata import build_figure_data, dumps, manifest, markdown_paths, with_html
 from .markdown import MathItem, make_parser, render, sym_parts
 from .math import render_math
 from .output import write_atomic
 from .params import check_params
 from .project import Project
 from .references import References, load_references
-from .render import Apparatus, FigureView, environment, render_page
+from .render import FigureView, environment, render_page
 from .scan import Scan, scan
 from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
@@ -164,7 +165,7 @@ def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnosti
     }
     scans = checked.scans + [doc.scan for doc in checked.captions.values()]
     scans += [doc.scan for docs in texts.values() for doc in docs.values()]
-    check_links(scans, _labels(inputs, checked), diags)
+    check_links(scans, labels_of(inputs, checked), diags)
     check_citations(scans, inputs.references, inputs.facts, diags)
     return Computed(data, texts)
 
@@ -178,9 +179,7 @@ def render_site(
         _formulas(checked.scans + [doc.scan for doc in docs]), project.node_modules, project.cache, diags
     )
     diags.raise_if_any()
-    refs = _reference_list(inputs, checked, computed)
-    labels, referenced_in = _labels(inputs, checked), _backlinks(inputs, checked, computed)
-    warn_uncited(inputs.references, refs.numbers, diags)
+    apparatus = gather(inputs, checked, computed, diags)
     cites: dict[str, int] = {}  # citation ids run on across a figure's texts and caption
 
     def html_of(tokens: list, env: dict, doc_id: str) -> str:
@@ -195,8 +194,8 @@ def render_site(
                 "symbols": inputs.symbols,
                 "doc_id": doc_id,
                 "cites": counters,
-                "citation_numbers": refs.numbers,
-                "xref_labels": labels,
+                "citation_numbers": apparatus.numbers,
+                "xref_labels": apparatus.labels,
                 "bibliography": inputs.references,  # (not "references": markdown-it keeps link definitions there)
             },
         )
@@ -247,9 +246,9 @@ def render_site(
         inputs.facts,
         css,
         scripts,
-        Apparatus(_entries(inputs.references, refs), referenced_in, checked.corrections, labels),
+        apparatus,
     ).encode()
-    files["manifest.json"] = (dumps(_manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
+    files["manifest.json"] = (dumps(manifest(inputs.specs, inputs.facts, shipped)) + "\n").encode()
     summary = Summary(
         sections=len(inputs.sections),
         figures=figure_bytes,
@@ -260,51 +259,6 @@ def render_site(
         warnings=[str(w) for w in sorted(diags.warnings)],
     )
     return files, summary
-
-
-def _labels(inputs: Inputs, checked: Checked) -> dict[str, str]:
-    return xref_labels(inputs.sections, checked.scans, {fid: spec.label for fid, spec in inputs.specs.items()})
-
-
-def _documents(inputs: Inputs, checked: Checked, computed: Computed) -> list[tuple[str, str, Scan]]:
-    """(label, id, scan) of every document in page order: each section, then (where it is placed)
-    each of its figures' caption and texts, under the figure's label and id."""
-    out = []
-    for s, sc in zip(inputs.sections, checked.scans, strict=True):
-        out.append((f"§{s.meta.number:02d}", s.id, sc))
-        for fid, _ in sc.figures:
-            if fid in inputs.specs:
-                docs = [checked.captions[fid], *computed.texts.get(fid, {}).values()]
-                out += [(inputs.specs[fid].label, fid, d.scan) for d in docs]
-    return out
-
-
-def _backlinks(inputs: Inputs, checked: Checked, computed: Computed) -> dict[str, list[tuple[str, str]]]:
-    home = {fid: s.id for s, sc in zip(inputs.sections, checked.scans, strict=True) for fid, _ in sc.figures}
-    home |= {f"{s.id}-{i}": s.id for s, sc in zip(inputs.sections, checked.scans, strict=True) for i in sc.ids}
-    return backlinks(_documents(inputs, checked, computed), home, set(inputs.specs))
-
-
-def _reference_list(inputs: Inputs, checked: Checked, computed: Computed) -> ReferenceList:
-    """Citations in reading order; a figure cites what its caption, its texts and the facts of its
-    constants cite."""
-    sections = [(f"§{s.meta.number:02d}", s.id, sc) for s, sc in zip(inputs.sections, checked.scans, strict=True)]
-    figures = {
-        fid: (
-            spec.label,
-            checked.captions[fid].scan.citations
-            + [c for d in computed.texts.get(fid, {}).values() for c in d.scan.citations]
-            + [Cited(r, 0, 0, c.fact) for c in spec.model.constants if c.fact for r in inputs.facts.refs(c.fact)],
-        )
-        for fid, spec in inputs.specs.items()
-    }
-    return reference_list(sections, figures)
-
-
-def _entries(references: References, refs: ReferenceList) -> list[dict]:
-    """The reference list as the page shows it: in citation order, each with where it is cited."""
-    order = sorted(refs.numbers, key=refs.numbers.get)
-    return [{"n": refs.numbers[k], "ref": references.by_key[k], "places": refs.places[k]} for k in order]
 
 
 def _inline(inputs: Inputs, text: str, spec: Spec, loc: tuple, diags: Diagnostics) -> InlineDoc:
@@ -349,22 +303,3 @@ def _check_placements(scans, specs, figure_ids: set[str], every_section_loaded: 
     for fid, spec in sorted(specs.items()):
         if fid not in placed and every_section_loaded:
             diags.add(spec.path, 1, 1, f"figure {fid!r} is never placed: add '::: figure {fid}' to a section")
-
-
-def _manifest(specs, facts, data) -> dict:
-    """Every figure and fact with its provenance: what the page shows and where it came from."""
-    return {
-        "figures": {
-            fid: {
-                "label": s.label,
-                "title": s.model.title,
-                "pending": s.model.pending,
-                "builder": None if s.model.pending else f"figures/{s.builder_name}/builder.py",
-                "component": s.component_name,
-                "constants": [c.model_dump(exclude_none=True) for c in s.model.constants],
-                "provenance": data[fid]["provenance"] if fid in data else None,
-            }
-            for fid, s in sorted(specs.items())
-        },
-        "facts": {k: f.model_dump(exclude_none=True) for k, f in sorted(facts.by_key.items())},
-    }

@@ -9,6 +9,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from .apparatus import Apparatus
 from .article import Site, bibtex, json_ld, long_date, names, plain_citation, preview_image, scholar_meta
 from .citations import ref_id
 from .content import Section
@@ -36,17 +37,6 @@ class FigureView:
     @property
     def m(self):
         return self.spec.model
-
-
-@dataclass
-class Apparatus:
-    """What the page shows around the prose: the reference list, where each section and figure is
-    referenced from, the corrections, and every in-page id's label."""
-
-    references: list[dict]  # in citation order: {n, ref, places}
-    referenced_in: dict[str, list[tuple[str, str]]]  # section or figure id → (label, #href)
-    corrections: list[Correction]  # newest first
-    labels: dict[str, str]  # id → "§06", "FIG 06"
 
 
 def environment(templates: list[Path], cache: Path) -> Environment:

@@ -10,8 +10,6 @@ only, so a printout carries them where a reader of paper expects them.
 
 from __future__ import annotations
 
-from html import escape
-
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -48,5 +46,5 @@ def _ref(self, tokens, idx, options, env) -> str:
     return (
         f'<a class="sn-ref" href="#{nid}" role="doc-noteref" aria-controls="{nid}">{n}</a>'
         f'<span class="sidenote" id="{nid}" role="note" aria-label="Note {n}">'
-        f'<span class="sn-num" aria-hidden="true">{n}</span> {env.get("notes", {}).get(note, escape(""))}</span>'
+        f'<span class="sn-num" aria-hidden="true">{n}</span> {env.get("notes", {}).get(note, "")}</span>'
     )

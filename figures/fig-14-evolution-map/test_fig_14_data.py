@@ -239,3 +239,12 @@ def test_every_narration_in_every_state_reads_the_data(data):
                 assert sentence == f"{fill(data, ['nodes', i, said])} {k} of {N} open."
                 both = fill(data, ["text", "said_wall_and_step"], {"wall": ["text", "all_walls_said"], **slots})
                 assert both == f"All {N} steps shown. {sentence}"
+
+
+def test_the_note_says_a_step_need_not_answer_the_one_before_it(data, spec):
+    """FIG 14's note: the map follows the argument, and FlashAttention, which comes right after the
+    KV cache, answers another wall than the cache's (it does not shrink the cache)."""
+    note = spec.params["note"]
+    assert "a step does not always answer the one before it (FlashAttention" in note
+    assert index(data, "flashattention") == index(data, "kv-cache") + 1
+    assert node(data, "flashattention")["wall"] != node(data, "kv-cache")["wall"]

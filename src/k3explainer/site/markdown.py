@@ -146,13 +146,17 @@ def cite_links(cited: list[tuple[Reference, int]]) -> str:
     return f'<span class="cite">[{links}]</span>'
 
 
-def fact_citations(facts: Facts, key: str, references, numbers: dict[str, int]) -> list[tuple[Reference, int]]:
+def fact_citations(
+    facts: Facts, key: str, works: dict[str, Reference], numbers: dict[str, int]
+) -> list[tuple[Reference, int]]:
     """(work, its number) for each reference fact `key` cites, as the page numbers them."""
-    return [(references.by_key[r], numbers[r]) for r in facts.refs(key) if references is not None and r in numbers]
+    return [(works[r], numbers[r]) for r in facts.refs(key) if r in works and r in numbers]
 
 
 def _fact_citation(env: dict, key: str) -> list[tuple[Reference, int]]:
-    return fact_citations(env["facts"], key, env.get("bibliography"), env.get("citation_numbers", {}))
+    bibliography = env.get("bibliography")
+    works = bibliography.by_key if bibliography is not None else {}
+    return fact_citations(env["facts"], key, works, env.get("citation_numbers", {}))
 
 
 def render(md: MarkdownIt, tokens: list[Token], env: dict) -> str:

@@ -17,7 +17,6 @@ from .corrections import Correction, correction_id, plain
 from .estimates import section_style
 from .facts import Facts
 from .markdown import badge, cite_links, fact_citations
-from .references import References
 from .specs import FIGURE_ID, Spec
 from .typography import keep_short_brackets
 
@@ -73,7 +72,7 @@ def render_page(
     references, referenced_in, corrections = apparatus.references, apparatus.referenced_in, apparatus.corrections
     frame = env.get_template("partials/figure.html")
     numbers = {e["ref"].key: e["n"] for e in references}
-    works = References({e["ref"].key: e["ref"] for e in references}, Path())
+    works = {e["ref"].key: e["ref"] for e in references}
 
     def constant_badge(c) -> Markup:
         """A figure constant's badge: a sourced fact's opens its work; its numbers link the list."""

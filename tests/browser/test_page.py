@@ -172,12 +172,17 @@ def test_drawings_scale_their_text_to_a_readable_size(watched_shared, site_url, 
 
 # One step of a reader going down the page: scroll 600 px, then wait until every figure in view has
 # started and drawn (so each figure starts while it is on screen, where a shift would count), two
-# frames at least. True at the end of the page.
+# frames at least, and until the fonts the page has asked for have arrived: a reader takes seconds
+# per screen, this loop a few frames, and on a loaded machine the math font (asked for 1,000 px
+# ahead of the first formula) arrived after the formula was in view. True at the end of the page.
 READ_ON_JS = """async () => {
   scrollBy(0, 600);
   const frame = () => new Promise(r => requestAnimationFrame(r));
   const inView = f => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
   await frame(); await frame();
+  const fonts = document.getElementById('k3-math-fonts');
+  if (fonts && !fonts.sheet) await new Promise(r => fonts.addEventListener('load', r));
+  await document.fonts.ready;
   for (let i = 0; i < 600 && [...document.querySelectorAll('figure[data-src]')].some(f => inView(f) && f.dataset.ready !== 'true'); i++)
     await frame();
   return scrollY + innerHeight >= document.body.scrollHeight - 2;

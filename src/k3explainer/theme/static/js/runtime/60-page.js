@@ -205,8 +205,10 @@
     if (!formulas.length) return;
     if (!("IntersectionObserver" in window)) { loadMathFonts(); return; }
     var io = new IntersectionObserver(function (entries) {
-      if (entries.some(function (e) { return e.isIntersecting; })) { io.disconnect(); loadMathFonts(); }
+      if (entries.some(function (e) { return e.isIntersecting; })) { io.disconnect(); mathFontsReady(); }
     }, { rootMargin: "1000px 0px" });  // early enough that fonts arrive before the formula scrolls in
+    // (the core face is asked for at once: left to the browser, it is fetched only when a formula's
+    // section is laid out, and on a loaded machine the formula then reflowed in view)
     [].forEach.call(formulas, function (k) { io.observe(k); });
   }
 

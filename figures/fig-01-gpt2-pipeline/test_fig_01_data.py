@@ -9,6 +9,7 @@ import pytest
 from k3explainer.site.readertext import at
 from k3project.experiments import gpt2_params
 from tests.site import article
+from tests.site.article import headline
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +130,16 @@ def test_the_narration_says_the_counts(data):
     closed = at(data, ["text", "said_closed"])
     blocks = next(a["count"] for a in data["addends"] if a["id"] == "blocks")
     assert numbers(closed) == [data["config"]["n_layer"], blocks, data["total"]]
+
+
+def test_the_headline_answers_with_the_kernel_s_shares(kernel):
+    """The question's total and the answer's shares are the kernel's, and the answer names the
+    biggest holders in order: the blocks, then the token embedding, then the rest."""
+    title, takeaway = headline("fig-01")
+    p = kernel["p"]
+    assert f"{p['total']:,}" in title
+    blocks, wte = p["blocks"] / p["total"], p["wte"] / p["total"]
+    mlp = (p["c_fc"] + p["mlp_c_proj"]) / p["block"]
+    assert takeaway.startswith(f"{blocks:.0%} in the 12 Transformer blocks, {mlp:.0%} of each in its MLP")
+    assert takeaway.endswith(f"the token embedding holds {wte:.0%}.")
+    assert blocks > wte > 1 - blocks - wte

@@ -87,6 +87,8 @@ def build(params: dict, facts) -> dict:
     _, unscaled = causal_softmax_attention(q, k, v, scale=1.0)  # the same scores without the 1/√d_k
     weights = tr["weights"]
     argmax = weights.argmax(axis=1)
+    # the row the figure opens on (component.js reads it): a middle one, so its later keys are masked
+    row = (T - 1) // 2
     return {
         "tokens": tokens,
         "d_k": d_k,
@@ -107,6 +109,15 @@ def build(params: dict, facts) -> dict:
         "max_weight_unscaled": unscaled.max(axis=1),
         "argmax_unscaled": unscaled.argmax(axis=1),
         "row_sum": weights.sum(axis=1),
+        # the takeaway's numbers: what the row the figure opens on does with its scores
+        "headline": {
+            "row": row,
+            "query": tokens[row],
+            "visible": row + 1,  # keys it may see: itself and every earlier token
+            "top_key": tokens[argmax[row]],
+            "top_weight": float(weights[row].max()),
+            "top_weight_unscaled": float(unscaled[row].max()),
+        },
         **_reader_text(tokens, weights, unscaled, weights.sum(axis=1), argmax),
         "provenance": {
             "kernels": ["k3explainer.kernels.causal_softmax_attention"],

@@ -8,8 +8,9 @@
   K3.register("fig-02-attention-matrix", {
     state: function (data) {
       var T = data.tokens.length;
-      /* open on a middle row: its later keys are masked, so the causal mask is visible at once */
-      return { row: K3.state.int(0, T - 1, Math.floor((T - 1) / 2)) };
+      /* open on a middle row (the builder picks it, and the takeaway describes it): its later keys
+       * are masked, so the causal mask is visible at once */
+      return { row: K3.state.int(0, T - 1, data.headline.row) };
     },
     setup: function (mount, data, ctx) {
       var W = window.K3W, el = W.el;

@@ -11,6 +11,7 @@ import pytest
 from k3explainer.kernels import causal_softmax_attention
 from k3explainer.site.readertext import at
 from tests.site import article
+from tests.site.article import headline
 
 FIG = "fig-02"
 
@@ -128,3 +129,22 @@ def test_what_the_prose_and_the_spec_say_the_figure_shows_holds(site_dir, data, 
     assert "some rows already put nearly all their weight on a single key" in text
     assert sum(w_raw[t].max() > 0.99 for t in range(1, T)) >= 2
     assert max(w[t].max() for t in range(1, T)) < 0.99  # while with scaling none does
+
+
+def test_the_headline_answers_with_the_default_row_s_weights(data, kernel):
+    """The takeaway reads the row the figure opens on, recomputed from the kernel: the query, how many
+    keys it sees, its largest weight and where it goes, the same key's weight without the 1/√d_k
+    (larger: scaling flattens the row), and nothing for the tokens after it."""
+    title, takeaway = headline(FIG)
+    assert title.endswith("?")
+    tokens, w, w_raw, T = data["tokens"], kernel["w"], kernel["w_raw"], len(data["tokens"])
+    t = data["headline"]["row"]
+    assert t == (T - 1) // 2 and 0 < t < T - 1  # a middle row: more than one key, and a masked tail
+    s = int(w[t].argmax())
+    assert int(w_raw[t].argmax()) == s  # the unscaled weight in brackets is the same key's
+    assert w_raw[t, s] > w[t, s]
+    assert takeaway == (
+        f"Query “{tokens[t]}” mixes the values of the {t + 1} tokens it sees, {w[t, s]:.0%} from “{tokens[s]}” "
+        f"({w_raw[t, s]:.0%} without the 1/√d_k); later ones get nothing."
+    )
+    assert np.all(w[t, t + 1 :] == 0) and np.all(w[t, : t + 1] > 0)

@@ -16,6 +16,7 @@ from k3explainer.kernels import (
 )
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 TEXT = ["text"]
@@ -164,3 +165,27 @@ def test_each_card_says_how_its_cost_grows_per_doubling(data):
         "cache": f"×{g['cache']:.0f} per doubling of N",
     }
     assert (g["cells"], g["prefill"], g["reads"], g["writes"], g["cache"]) == (4, 4, 2, 1, 2)
+
+
+def test_the_headline_answers_with_the_kernels_growth(data):
+    """The takeaway's growth per doubling of N is the kernels' own, at every N the slider reaches: the
+    score matrix and the prefill FLOPs quadruple (quadratic), a decode step's reads and the KV cache
+    double (linear), and the step's writes (2·D, no N in them) do not grow at all."""
+    title, takeaway = headline("fig-03")
+    assert title.endswith("?")
+    D = data["constants"]["D"]
+    n = np.asarray(data["N"], dtype=np.int64)
+    quadratic = np.concatenate(
+        [score_cells(2 * n) / score_cells(n), prefill_attention_flops(2 * n, D) / prefill_attention_flops(n, D)]
+    )
+    linear = np.concatenate(
+        [decode_step_reads(2 * n, D) / decode_step_reads(n, D), kv_cache_elements(2 * n, D) / kv_cache_elements(n, D)]
+    )
+    assert set(quadratic.tolist()) == {4} and set(linear.tolist()) == {2}
+    assert data["decode_writes"] == decode_step_writes(D) and data["growth"]["writes"] == 1
+    assert data["growth"]["cells"] == data["growth"]["prefill"] == 4
+    assert data["growth"]["reads"] == data["growth"]["cache"] == 2
+    assert takeaway == (
+        "Quadratic (×4 per doubling of N): score matrix, prefill FLOPs. Linear (×2): decode reads, KV cache; "
+        "writes stay flat."
+    )

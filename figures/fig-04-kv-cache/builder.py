@@ -112,6 +112,13 @@ def build(params: dict, facts) -> dict:
         "k": k,
         "v": v,
         "steps": steps,
+        # the takeaway's numbers: where the figure's intro play-through stops, at the last decode step
+        "headline": {
+            "tokens": steps[-1]["n"],
+            "cache": steps[-1]["cache"],
+            "per_token": steps[-1]["writes"],  # one key and one value column
+            "state": steps[-1]["state"]["kept"],
+        },
         # what the figure says, written here (readertext) so a test reads it against the numbers above
         "text": _texts(steps, D),
         "position_text": _positions(steps, P),

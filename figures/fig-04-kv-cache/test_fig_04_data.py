@@ -19,6 +19,7 @@ from k3explainer.kernels import (
 from k3explainer.site.readertext import fill
 from k3project.experiments import mechanism_costs
 from tests.site import article
+from tests.site.article import headline
 
 NUMBER = re.compile(r"(?<![\w§])−?\d[\d,]*(?:\.\d+)?(?:e−?\d+)?")
 
@@ -198,3 +199,25 @@ def test_every_sentence_in_every_state_reads_the_data(data, mode):
         assert ("fixed state holds" in said) == fixed and ("cache holds" in said) != fixed
         assert (f"“{tokens[t]}” appended" in said) == (s["kind"] == "decode")
         assert said.endswith(").") and "to rounding error" in said
+
+
+def test_the_headline_answers_with_the_kernels_counts(data, kernel):
+    """The takeaway reads the last decode step, where the figure's play-through stops, from the
+    kernels: the cache grows by the same 2·D per token (the prompt's too), every decode step reads
+    the whole cache, and the fixed-size state is the same size at every step."""
+    title, takeaway = headline("fig-04")
+    assert title.endswith("?")
+    dec, D, P, T = kernel["dec"], data["D"], data["n_prompt"], len(data["tokens"])
+    sizes = [int(n) for n in dec["cache_tokens"]]
+    assert sizes[-1] == T
+    per_token = {int(w) for w in dec["writes"]} | {
+        int(kv_cache_elements(n + 1, D) - kv_cache_elements(n, D)) for n in range(T)
+    }
+    assert per_token == {2 * D} and kv_cache_elements(P, D) == P * 2 * D  # the prefill's tokens add as much
+    assert [int(r) for r in dec["reads"]] == [int(kv_cache_elements(n, D)) for n in sizes]  # all of it
+    state = {int(mechanism_costs("linear", "decode", n, d_h=D, heads=1)["kept"]) for n in range(1, T + 1)}
+    assert len(state) == 1  # flat
+    assert takeaway == (
+        f"The cache grows {2 * D} elements a token ({kv_cache_elements(T, D)} after {T}) and every decode step "
+        f"reads all of it; a fixed-size state stays at {state.pop()}."
+    )

@@ -11,6 +11,7 @@ import pytest
 from k3explainer.kernels import elu_plus_one, linear_attention, reassociate, reassociation_costs
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 NUMBER = re.compile(r"(?<![\w§])−?\d[\d,]*(?:\.\d+)?(?:e[−-]?\d+)?")
 POWER = re.compile(r"(\d(?:\.\d+)?) × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
@@ -124,3 +125,27 @@ def test_every_sentence_in_every_state_reads_the_data(data):
         assert toggled[:7] == [N, N, d, dv, m["linear"], N, q] and toggled[7:-1] == output
         assert toggled[-1] == pytest.approx(data["max_diff"], rel=0.05)
         assert numbers(fill(data, ["views", "state", t, "caption"])) == [q, d, dv, d * dv, N, N]
+
+
+def test_the_headline_answers_with_the_kernels_difference_and_sizes(data, spec):
+    """The takeaway's difference is the largest gap between the kernel's two orders on the seeded
+    inputs, a rounding error far below the outputs' size; the matrix it names is N×N and grows as N²
+    at every length, while the d×d_v state is the same size at every length."""
+    title, takeaway = headline("fig-05")
+    assert title.endswith("?")
+    N, d, dv = spec["n_tokens"], spec["d"], spec["d_v"]
+    rng = np.random.default_rng(spec["seed"])
+    q, k = rng.standard_normal((2, N, d))
+    v = rng.standard_normal((N, dv))
+    pq, pk = elu_plus_one(q), elu_plus_one(k)
+    par, rec = linear_attention(pq, pk, v, form="parallel"), linear_attention(pq, pk, v, form="recurrent")
+    gap = np.abs(par - rec).max()
+    assert 0 < gap < 1e-12 * np.abs(par).max()  # not bit-identical, and only rounding
+    shown = numbers(takeaway)
+    assert shown[0] == pytest.approx(gap, rel=0.05)  # printed to two significant figures
+    assert takeaway.startswith("Nothing: the two orders differ by at most ") and " (rounding). " in takeaway
+    assert takeaway.endswith(f"The {N}×{N} matrix grows as N²; the {d}×{dv} state never does.")
+    n = np.array([N, 2 * N, 1024, 1_048_576])
+    costs = reassociation_costs(n, d, dv)
+    np.testing.assert_array_equal(costs["middle_quadratic"], n**2)
+    assert set(costs["middle_linear"].tolist()) == {d * dv}

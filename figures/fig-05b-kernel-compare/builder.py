@@ -77,12 +77,20 @@ def build(params: dict, facts) -> dict:
         }
         slices.append({**s, **_slice_texts(s, angles, n_keys)})
     default = int(np.argmin(np.abs(lengths - params["key_length_default"])))
+    opening = slices[default]  # the slice the figure opens on, as the takeaway describes it
     return {
         "query": q,
         "angles": angles,
         "key_angles": key_angles,  # full precision: the test recomputes the weights from them
         "slices": slices,
         "default_length": default,
+        "headline": {
+            "r": opening["length_text"],
+            "ratio_min": opening["ratio_min_text"],  # exp / φ·φ over the angles: not one constant
+            "ratio_max": opening["ratio_max_text"],
+            "w_exp_max": opening["w_exp_max_text"],  # the largest weight each kernel gives, normalised
+            "w_elu_max": opening["w_elu_max_text"],
+        },
         "y_max": float(max(max(s["exp"]) for s in slices)) * 1.04,  # fixed axis range over every slice
         "w_max": float(max(max(s["w_exp"] + s["w_elu"]) for s in slices)) * 1.08,
         # what the figure says, written here (readertext) so a test reads it against the numbers above

@@ -11,6 +11,7 @@ import pytest
 from k3explainer.kernels import similarity_kernels
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 NUMBER = re.compile(r"(?<![\w§+])−?\d[\d,]*(?:\.\d+)?")  # "ELU+1" names a kernel, not a number
 # half the last digit shown (3 decimals, or 2), with room for a shipped value ending in 5 stored a hair off
@@ -116,3 +117,31 @@ def test_every_sentence_at_every_length_and_angle_reads_the_data(data):
         bars = fill(data, ["slices", li, "bars_label"])
         assert f"over {'eight' if n_keys == 8 else n_keys} keys" in bars
         assert numbers(bars) == [r, *(pytest.approx(w, abs=HALF2) for w in s["w_exp"] + s["w_elu"])]
+
+
+def test_the_headline_answers_with_the_kernel_at_the_opening_length(data, spec):
+    """The takeaway reads the key length the figure opens on, recomputed from the kernel: the ratio
+    exp / φ·φ over the angles is far from one constant ("No", and at every other length too), and
+    normalised over the seeded keys softmax's largest weight is larger than ELU+1's."""
+    title, takeaway = headline("fig-05b")
+    assert title.endswith("?")
+    q = np.array(spec["query"], dtype=float)
+    lo, hi = spec["key_length_range"]
+    lengths = np.arange(lo, hi + spec["key_length_step"] / 2, spec["key_length_step"])
+    angles = np.radians(np.linspace(-180.0, 180.0, spec["angle_samples"]))
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    key_angles = np.radians(np.sort(np.random.default_rng(spec["seed"]).uniform(-180.0, 180.0, spec["n_keys"])))
+    dirs = np.stack([np.cos(key_angles), np.sin(key_angles)], axis=1)
+    for r in lengths:  # "No" holds at every length the slider reaches (barely for the shortest keys)
+        sweep = similarity_kernels(q, r * unit)
+        ratio = sweep["exp"][0] / sweep["elu"][0]
+        assert ratio.max() > 1.05 * ratio.min(), r
+    r = lengths[np.argmin(np.abs(lengths - spec["key_length_default"]))]
+    sweep, keys = similarity_kernels(q, r * unit), similarity_kernels(q, r * dirs)
+    ratio = sweep["exp"][0] / sweep["elu"][0]
+    w_exp, w_elu = keys["exp_weights"][0].max(), keys["elu_weights"][0].max()
+    assert ratio.max() > 2 * ratio.min() and w_exp > w_elu  # at the opening length, far from a copy
+    assert takeaway == (
+        f"No: at key length {r:.2f}, exp / φ·φ runs from {ratio.min():.3f} to {ratio.max():.3f}; "
+        f"softmax's top weight is {w_exp:.2f}, ELU+1's only {w_elu:.2f}."
+    )

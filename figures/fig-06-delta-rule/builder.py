@@ -153,6 +153,24 @@ def build(params: dict, facts) -> dict:
             "new_value": v[t],
             "read_after": read_after[t],
         }
+    # the headline's numbers: how far the repeated key's read is from the value it stored, and how
+    # much of the gap to the new value the write closes (β for a unit key: the error is written along k)
+    headline = (
+        {
+            "token": repeat["token"],
+            "key_of": repeat["key_of"],
+            "read_off": float(
+                np.linalg.norm(repeat["read"] - repeat["old_value"]) / np.linalg.norm(repeat["old_value"])
+            ),
+            "gap_closed": float(
+                1
+                - np.linalg.norm(repeat["read_after"] - repeat["new_value"])
+                / np.linalg.norm(repeat["read"] - repeat["new_value"])
+            ),
+        }
+        if repeat
+        else {}
+    )
     # the step the figure opens on: one whose state already holds several writes (1-based token)
     open_at = params.get("open_at") or {"token": 1, "stage": "read"}
     if not 1 <= int(open_at["token"]) <= T or open_at["stage"] not in STAGES:
@@ -204,6 +222,7 @@ def build(params: dict, facts) -> dict:
         "digits": digits,
         "chunk_size": C,
         "repeat": repeat,
+        "headline": headline,
         "stages": [{"label": label, "aria": f"Stage {i + 1}: {label}"} for i, label in enumerate(STAGE_LABELS)],
         "walk": walk_texts(tr, changed, beta, digits, repeat),
         "play_said": [f"Token {t + 1}." for t in range(T)],  # while playing, only where a token starts

@@ -9,6 +9,7 @@ import pytest
 from k3explainer.kernels import delta_rule, delta_rule_chunked
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 STAGES = ["read", "error", "write", "state"]
 NUMBER = re.compile(r"−?\d+(?:\.\d+)?(?:e−?\d+)?")
@@ -158,3 +159,23 @@ def test_the_read_back_and_the_chunked_form_say_what_they_ship(data):
     assert ds == pytest.approx(chunked["state_diff"], rel=0.05) and do == pytest.approx(
         chunked["output_diff"], rel=0.05
     )
+
+
+def test_the_headline_answers_with_the_repeated_keys_read_and_write(data, kernel):
+    """The repeated key's read, recomputed from the kernel's trace, is off the value it stored (blurred,
+    yet nearer it than the new value), and one write moves it most of the way to the new value: by β,
+    since the error is written along a unit key."""
+    title, takeaway = headline("fig-06")
+    rep, tr, k, v = data["repeat"], kernel["tr"], kernel["k"], kernel["v"]
+    t, src = rep["token"] - 1, rep["key_of"] - 1
+    np.testing.assert_array_equal(k[t], k[src])
+    read, after = tr["read"][t], tr["state"][t].T @ k[t]
+    off = np.linalg.norm(read - v[src]) / np.linalg.norm(v[src])
+    moved = 1 - np.linalg.norm(after - v[t]) / np.linalg.norm(read - v[t])
+    assert title == "How does writing only the difference let a memory correct itself?"
+    assert takeaway == (
+        f"Token {t + 1} reuses token {src + 1}'s key: its read is {off:.0%} off the old value, and one write "
+        f"moves it {moved:.0%} of the way to the new one."
+    )
+    assert 0.05 < off < 1 and np.linalg.norm(read - v[src]) < np.linalg.norm(read - v[t])
+    assert moved == pytest.approx(data["beta"], abs=1e-9) and 0.5 < moved < 1

@@ -137,6 +137,29 @@ def width(params: dict, d: int) -> dict:
     return {**shipped, **width_texts(shipped, specs)}  # the texts from the shipped (rounded) numbers
 
 
+def nearest(ns: list[int], n: float) -> int:
+    """The index of the grid point nearest n, the first on a tie (the page's W.nearest)."""
+    return min(range(len(ns)), key=lambda g: abs(ns[g] - n))
+
+
+def headline(params: dict, by_d: list[dict]) -> dict:
+    """What the figure shows as it opens (d_default, n = ratio_default · d, as the component sets it):
+    the lowest error of the fixed-size states, the cache's error, and how many times
+    the states' numbers the cache keeps there."""
+    d = int(params["d_default"])
+    w = next(w for w in by_d if w["d"] == d)
+    g = nearest(w["ns"], np.floor(params["ratio_default"] * d + 0.5))  # Math.round
+    states = [i for i, m in enumerate(params["memories"]) if m["kind"] != "softmax"]
+    cache = next(i for i, m in enumerate(params["memories"]) if m["kind"] == "softmax")
+    return {
+        "d": d,
+        "n": w["ns"][g],
+        "state_lowest": float(min(w["mean"][i][g] for i in states)),
+        "cache": float(w["mean"][cache][g]),
+        "cache_times": float(w["kept"][cache][g] / w["kept"][states[0]][g]),
+    }
+
+
 def build(params: dict, facts) -> dict:
     widths = [int(d) for d in params["widths"]]
     if params["d_default"] not in widths:
@@ -146,6 +169,7 @@ def build(params: dict, facts) -> dict:
     specs = params["memories"]
     labels = [m["label"] for m in specs]
     return {
+        "headline": headline(params, by_d),
         "widths": widths,
         "d_default": int(params["d_default"]),
         "ratio_default": float(params["ratio_default"]),

@@ -11,6 +11,7 @@ from k3explainer.site import projectcode
 from k3explainer.site.readertext import fill
 from k3project.experiments import age_profile, recall_sweep
 from tests.site import article
+from tests.site.article import headline
 from tests.site.project import ROOT
 
 FIG = "fig-06b"
@@ -149,3 +150,27 @@ def test_every_sentence_at_every_width_and_n_reads_the_data(data):
                         f"{label}, n = {n}: {w['age_pairs'][g][k]} ({data['text']['age_place'][groups - 1][k]}) read back with error "
                         f"{w['age_text'][g][i][k]}."
                     )
+
+
+def test_the_headline_answers_with_the_opening_widths_errors(data):
+    """At the width and n the figure opens on, recall_sweep run afresh: the lowest of the four
+    states' mean errors is the one quoted, and every state's is at least that ("every … or more");
+    the cache recalls better than every state and keeps 2·n·d numbers to their d²."""
+    title, takeaway = headline(FIG)
+    builder = projectcode.builder(ROOT, "fig-06b-capacity")
+    params = builder.Params.model_validate(article.spec(FIG).params).model_dump()
+    d = params["d_default"]
+    ns = builder.grid(d, params["steps_per_d"])
+    n = ns[int(np.argmin([abs(m - round(params["ratio_default"] * d)) for m in ns]))]
+    keys, values = builder.pairs(params["seed"], d, params["n_seeds"], ns[-1])
+    errors = recall_sweep(keys, values, builder.memories_for(params["memories"], d), [n])[0]  # [M, seeds, n]
+    mean = errors.mean(-1).mean(-1)  # per memory: over the stored pairs, then the seeds
+    kinds = [m["kind"] for m in params["memories"]]
+    states = [e for e, kind in zip(mean, kinds, strict=True) if kind != "softmax"]
+    cache = mean[kinds.index("softmax")]
+    assert title == "How much can a d×d memory hold?"
+    assert takeaway == (
+        f"At {n} pairs every {d}×{d} state's mean error is {min(states):.2f} or more (1 = a zero read); "
+        f"a KV cache with {2 * n * d / d**2:g}× the numbers: {cache:.2f}."
+    )
+    assert len(states) == 4 and cache < min(states) < 1

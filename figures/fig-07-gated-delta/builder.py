@@ -171,7 +171,17 @@ def build(params: dict, facts) -> dict:
             "decay_only": r(a ** np.arange(T)),
         }
         gated.append({**position, **texts(float(a), position, digits)})
+    # the headline: at the slider's opening α and the token the stepper opens on, token 1's write left
+    # in the gated memory and in DeltaNet (the slider's top, α = 1), as the plot reads them there
+    at, opening = open_step // 2, next(g for g in gated if np.isclose(g["alpha"], float(params["alpha"])))
+    headline = {
+        "alpha": float(params["alpha"]),
+        "token": at + 1,
+        "left": float(opening["survival"][at]),
+        "plain_left": float(gated[-1]["survival"][at]),
+    }
     return {
+        "headline": headline,
         "d": d,
         "beta": beta,
         "digits": digits,

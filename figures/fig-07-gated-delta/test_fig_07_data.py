@@ -9,6 +9,7 @@ import pytest
 from k3explainer.kernels import delta_rule, gated_delta_rule
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 PHASES = ["decay", "write"]
 ROUNDING = 0.5e-5 + 1e-12  # shipped at five decimals
@@ -146,3 +147,31 @@ def test_every_sentence_at_every_step_and_alpha_reads_the_data(data):
                     assert f"; {g['left_text'][t]} of token 1's write is left." in decayed + written
             both = fill(data, ["text", "said_both", "write"], slots(t, i, ["alpha", "token", "diff", "left"]))
             assert both.startswith(f"Token {t + 1}, write:") and f"α = {a}: after token {t + 1}" in both
+
+
+def left_of_first_write(W1, q, k, g, betas, rule):
+    """Share of token 1's write W1 (Frobenius norm) left after each token: the later tokens run
+    on from it with zero values, so only their decay and their corrections act on it."""
+    later = (q[1:], k[1:], np.zeros((len(k) - 1, W1.shape[1])))
+    args = (*later, g[1:], betas[1:]) if g is not None else (*later, betas[1:])
+    rest = rule(*args, initial_state=W1, trace=True)[2]
+    return np.concatenate([[1.0], np.linalg.norm(rest["state"], axis=(1, 2)) / np.linalg.norm(W1)])
+
+
+def test_the_headline_answers_with_token_1s_write_left(data):
+    """At the opening α and token, recomputed by the kernels: the share of token 1's write the gated
+    memory keeps, and DeltaNet's (delta_rule, no gate); the gate forgets more than DeltaNet's
+    overwrites alone, and no more slowly than its decay alone (α^n)."""
+    title, takeaway = headline("fig-07")
+    q, k, v, betas = tokens(data)
+    alpha, t = data["alpha_default"], data["open_step"] // 2
+    g, gated = gated_run(data, alpha)
+    left = left_of_first_write(gated["state"][0], q, k, g, betas, gated_delta_rule)[t]
+    plain_W1 = delta_rule(q[:1], k[:1], v[:1], betas[:1])[1]
+    plain = left_of_first_write(plain_W1, q, k, None, betas, delta_rule)[t]
+    assert title == "What does a decay gate add to a memory that could only overwrite?"
+    assert takeaway == (
+        f"Forgetting that needs no matching key: at α = {alpha:g}, {left:.0%} of the first write is left after "
+        f"token {t + 1}, vs {plain:.0%} in DeltaNet."
+    )
+    assert left < plain < 1 and left <= alpha**t + 1e-12

@@ -185,9 +185,21 @@ def build(params: dict, facts) -> dict:
     first_new = times.index(p.switch_at)  # the new topic's lines start here: nothing of it exists before
     # the old topic's first pair is written at t = 1 (the fact takes t = 0): before it there is nothing to recall
     first_old = next(i for i, t in enumerate(times) if t >= 1)
+    # the headline: the table at the marker as the figure opens (the default schedule and α, the last
+    # token read): the old topic and the fact, for the memories it compares them in
+    at_a, at_s = p.alphas.index(p.alpha_default), schedules.index(p.schedule_default)
+    old, fact = FORGETTING_KINDS.index("old"), FORGETTING_KINDS.index("fact")
+    opening = gated[at_s, :, at_a, :, -1]  # [gated, kda][kind] after the last token
+    headline = {
+        "alpha": p.alpha_default,
+        "when": SCHEDULE_LABELS[p.schedule_default],
+        "old": {"deltanet": float(recall[0][old][-1]), "gated": float(opening[0, old])},
+        "fact": {"gated": float(opening[0, fact]), "kda": float(opening[1, fact])},
+    }
     x_ticks = [1] + [16 * (i + 1) for i in range(p.n_tokens // 16)]
     y_ticks = [0.0, 0.5, 1.0]
     return {
+        "headline": headline,
         "channel_gates": gates,
         "tokens": [t + 1 for t in times],  # recall is read after these tokens (counted from 1; steps t = token − 1)
         "first_new": first_new,

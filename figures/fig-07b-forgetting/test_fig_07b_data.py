@@ -10,6 +10,7 @@ import pytest
 from k3explainer.site.readertext import fill
 from k3project.experiments import forgetting_curves, gate_schedule
 from tests.site import article
+from tests.site.article import headline
 
 FIG = "fig-07b"
 MECHS = ("deltanet", "gated", "kda")
@@ -173,3 +174,22 @@ def test_every_sentence_in_every_state_reads_the_data(data):
                 assert shown == [fill(d, p) for p in values.values()]
     for i, token in enumerate(d["tokens"]):
         assert fill(d, ["text", "token_slider"], {"token": ["tokens", i]}) == f"after token {token}"
+
+
+def test_the_headline_answers_with_the_table_at_the_end(data):
+    """As the figure opens (its default schedule and α, the marker on the last token), the kernel run
+    afresh: the gate cuts the old topic below DeltaNet's for both gated memories alike, and of the fact
+    the scalar gate keeps only α while KDA keeps it whole."""
+    title, takeaway = headline(FIG)
+    d, st = data, data["stream"]
+    a, when = d["alpha_default"], d["schedule_default"]
+    runs = [("deltanet", 1.0, "every"), ("gated", a, when), ("kda", a, when)]
+    curves = forgetting_curves(d["seeds"], runs, [d["n_tokens"] - 1], alpha_slow=d["alpha_slow"], **st)
+    (plain, gated, kda_) = (dict(zip(d["kinds"], c[:, -1], strict=True)) for c in curves)
+    assert title == "Can a memory clear an old topic without losing a fact it still needs?"
+    assert takeaway == (
+        f"α = {a:g} {d['schedule_labels'][when]} cuts the old topic from DeltaNet's {plain['old']:.0%} to "
+        f"{gated['old']:.0%}; Gated DeltaNet keeps {gated['fact']:.0%} of the fact, KDA {kda_['fact']:.0%}."
+    )
+    assert gated["old"] == pytest.approx(kda_["old"], abs=1e-12) and gated["old"] < plain["old"] / 2
+    assert gated["fact"] == pytest.approx(a, abs=0.005) and kda_["fact"] == pytest.approx(1, abs=1e-9)

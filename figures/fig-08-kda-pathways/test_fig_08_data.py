@@ -11,6 +11,7 @@ import pytest
 from k3explainer.kernels import gated_delta_rule, kda, kda_chunked
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 FIG = "fig-08"
 
@@ -153,3 +154,31 @@ def test_every_demo_text_reads_the_numbers(data):
     mantissa, exponent = fill(data, [*T, "chunked_diff"]).split("e")
     assert float(f"{mantissa}e{exponent.replace('−', '-')}") == pytest.approx(d["diff_chunked"], rel=0.5)
     assert re.fullmatch(r"\de−\d+", fill(data, [*T, "chunked_diff"]))
+
+
+def test_the_headline_answers_with_the_diagram_and_the_chunked_kernel(data):
+    """The masked C × C product is the in-chunk (blue) pathway; the state (violet) is carried between
+    chunks and written by one node only, which feeds nothing inside the chunk; the gates (orange)
+    reach both. And the kernel agrees: kda_chunked, writing the state once per chunk with the decays
+    folded in, lands on the recurrent kda's state with gates that differ by channel."""
+    title, takeaway = headline(FIG)
+    assert title == "Where does each part of the KDA update happen?"
+    assert takeaway == (
+        "Within a chunk, a masked C×C product; across chunks, a state S written once per chunk; per-channel "
+        "decays discount both."
+    )
+    D = data["diagram"]
+    nodes = {n["id"]: n for n in D["nodes"]}
+    masked = [n for n in D["nodes"] if n["shape"] == "[C, C]" and r"c \le r" in n["eq_md"]]
+    assert [n["path"] for n in masked] == ["intra"]
+    writes = [n for n in D["nodes"] if n["path"] == "state" and r"\leftarrow" in n["eq_md"]]
+    assert [n["id"] for n in writes] == ["sout"] and not [e for e in D["edges"] if e["from"] == "sout"]
+    fed = {nodes[e["to"]]["path"] for e in D["edges"] if e["path"] == "gate" and nodes[e["to"]]["path"] != "gate"}
+    assert fed == {"intra", "state"} and "sout" in {e["to"] for e in D["edges"] if e["from"] == "cumsum"}
+    d = data["demo"]
+    q, k, v, g = (np.array(d[n]) for n in ("q", "k", "v", "g_channels"))
+    beta = np.full(d["n_tokens"], d["beta"])
+    assert len(set(g[0])) == d["d_k"] and d["n_tokens"] // d["chunk"] > 1  # a decay per channel, several chunks
+    _, S = kda(q, k, v, g, beta)
+    _, S_chunked = kda_chunked(q, k, v, g, beta, chunk_size=d["chunk"])
+    assert np.abs(S_chunked - S).max() < 1e-12

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from k3explainer.kernels import kda_decode_memory, mla_decode_memory
 from k3explainer.site.readertext import integer
 
-from ..experiments import hybrid_layout
+from ..experiments import hybrid_layout, stack_decode_memory
 
 MAX_LAYERS = 96  # the layer-count stepper's range; K3's 93 layers fit
 Preset = Literal["all-MLA", "all-KDA", "3:1", "K3"]  # quote "3:1": YAML 1.1 reads a bare 3:1 as the number 181
@@ -191,6 +191,13 @@ def build(params: dict, facts) -> dict:
         raise ValueError(f"unknown preset in {presets}; known: {sorted(PRESETS)}")
     for name, c in sets.items():
         c["text"] = _set_texts(c, name)
+    # what the figure opens on: the 3:1 stack of n_layers in toy sizes at the starting context
+    layout = hybrid_layout(n_layers, period=period, final_full=False)
+    toyc, n0 = sets["toy"], int(params["n_tokens"])
+    per_layer = stack_decode_memory(
+        layout, n0, kda_heads=toyc["heads"], d_h=toyc["d_h"], d_c=toyc["d_c"], d_r=toyc["d_r"]
+    )
+    mla_part = int(per_layer[np.array(layout) == "mla"].sum())
     return {
         "n_layers": n_layers,
         "presets": presets,
@@ -200,6 +207,16 @@ def build(params: dict, facts) -> dict:
         "n_default": int(params["n_tokens"]),
         "constants": sets,  # the K3 preset uses "k3", the others "toy"
         "k3_layout": k3,  # the "K3" preset; all-MLA, all-KDA and 3:1 keep the current layer count
+        # the figure's answer (its takeaway): where one MLA layer outgrows one KDA layer, and what
+        # the few MLA layers of the opening stack hold of its total at the starting context
+        "headline": {
+            "toy_crossover": float(toyc["crossover"]),  # the head width, with the toy sizes
+            "k3_crossover": int(round(k3c["crossover"], -1)),  # "about 2,730", as the facts round it
+            "n": n0,
+            "layers": n_layers,
+            "mla_layers": layout.count("mla"),
+            "mla_share": mla_part / int(per_layer.sum()),
+        },
         "text": _texts(sets, grid, presets, len(k3)),
         "k3_note_md": "K3: {{kimi_k3.layer_layout}}",  # under the chart while K3's layout is drawn
         "k3_constants_md": "K3's sizes: {{calc.k3_kda_state_per_layer}} elements per KDA layer, "

@@ -17,7 +17,7 @@ from k3explainer.kernels import kda_decode_memory, mla_decode_memory
 from k3explainer.site.readertext import fill, integer
 from k3project.experiments import hybrid_layout, stack_decode_memory
 from tests.site import article
-from tests.site.article import flat
+from tests.site.article import flat, headline
 
 # "nearly equal" in the prose: the two totals differ by at most this fraction of the larger
 NEARLY_EQUAL = 0.05
@@ -405,3 +405,35 @@ def test_every_sentence_in_every_state_reads_the_data(data):
                     )
     assert fill(data, ["text", "layers"], {"count": ["text", "numbers", 12]}) == "12 layers"
     assert fill(data, ["text", "slider"], {"n": ["text", "n", 0]}) == f"{data['contexts'][0]:,} tokens"
+
+
+def test_the_headline_answers_with_the_kernels_crossovers_and_share(spec, facts):
+    """The answer's crossovers are where the kernels' per-layer memories meet (the toy sizes' at the
+    head width, K3's near 2,730 tokens as the facts round it), and at the starting context the
+    opening 3:1 stack's few MLA layers hold most of the memory, as stack_decode_memory sums it."""
+    title, takeaway = headline("fig-09")
+    assert title.endswith("?")
+    p, toy = spec.params, spec.params["toy"]
+    heads, d_h, d_c = toy["heads_per_layer"], toy["d_h"], toy["mla_elements_per_token"]
+    toy_crossover = kda_decode_memory(heads, d_h) / mla_decode_memory(1, d_c)
+    assert mla_decode_memory(toy_crossover, d_c) == kda_decode_memory(heads, d_h) and toy_crossover == d_h
+    kda, mla = facts.parts("kimi_k3.kda_gate"), facts.parts("kimi_k3.gated_mla")
+    k3_crossover = kda_decode_memory(kda["heads"], kda["head_dim"]) / mla_decode_memory(
+        1, mla["kv_lora_rank"], mla["shared_key"]
+    )
+    layout, N = hybrid_layout(p["n_layers"], final_full=False), p["n_tokens"]
+    per_layer = stack_decode_memory(layout, N, kda_heads=heads, d_h=d_h, d_c=d_c)
+    share = per_layer[np.array(layout) == "mla"].sum() / per_layer.sum()
+    assert takeaway == (
+        f"Past {toy_crossover:,.0f} tokens with toy sizes, about {round(k3_crossover, -1):,.0f} with K3's. "
+        f"At {N:,} tokens the {layout.count('mla')} MLA layers of {len(layout)} hold {share:.0%} of the memory."
+    )
+    assert k3_crossover == pytest.approx(facts.number("calc.k3_layer_crossover"))  # the number §09 quotes
+    # "past": beyond its crossover an MLA layer is the larger, short of it the smaller, for both size sets
+    for n_cross, h, w, c in (
+        (toy_crossover, heads, d_h, (d_c, 0)),
+        (k3_crossover, kda["heads"], kda["head_dim"], (mla["kv_lora_rank"], mla["shared_key"])),
+    ):
+        assert mla_decode_memory(n_cross / 2, *c) < kda_decode_memory(h, w) < mla_decode_memory(2 * n_cross, *c)
+    # the MLA layers are a minority of the stack that holds the majority of the memory
+    assert layout.count("mla") < len(layout) / 2 and share > 0.5

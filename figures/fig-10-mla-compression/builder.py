@@ -277,8 +277,16 @@ def build(params: dict, facts) -> dict:
     ticks = [int(b) for b in np.linspace(0, mha["bytes"], 5)]
     toy = _demo(demo)
     B = int(params["bytes_per_element"])
+    sub = toy["subspace"]
     return {
         "cache": cache,
+        # the figure's answer (its takeaway): MLA's cache against multi-head attention's, and its
+        # price, the rank of all heads' keys side by side against independent projections'
+        "headline": {
+            "mla_vs_mha": ratio(cache[-1]),  # "1/16"
+            "keys_rank": sub["rank"]["mla"]["keys"],  # ≤ d_c
+            "keys_rank_independent": sub["rank"]["independent"]["keys"],  # = h·d_h
+        },
         "ticks": ticks,
         "bytes_per_element": B,
         "d_model": int(params["d_model"]),

@@ -14,11 +14,13 @@ from k3explainer.kernels import (
     mla_attention_absorbed,
     mla_attention_naive,
     mla_cache_per_token,
+    mla_compress,
     mla_reconstruct,
     mqa_cache_per_token,
 )
 from k3explainer.site.readertext import at, fill
 from tests.site import article
+from tests.site.article import headline
 
 NBSP = "\u00a0"
 
@@ -219,3 +221,32 @@ def test_every_sentence_in_every_state_reads_the_data(data):
         )
         latent = ", ".join(f"{v:.3f}".replace("-", "−") for v in d["latents"][t])
         assert said["query"][1][t] == said["query"][0][t].replace(": head", f": latent c = {latent}; head", 1)
+
+
+def test_the_headline_answers_with_the_kernels_cache_and_ranks(spec):
+    """The answer, recomputed from the spec's seed and sizes through the kernels: MLA's cache is the
+    stated fraction of multi-head attention's; "reads stay exact": the absorbed form gives the rebuilt
+    form's output to rounding; "all share": all heads' keys side by side have exactly the
+    latent's rank, while independent per-head projections of the same inputs reach h·d_h."""
+    title, takeaway = headline("fig-10")
+    assert title == "What does MLA constrain to cache so little?"
+    P, demo = spec.params, spec.params["demo"]
+    fraction = mha_cache_per_token(P["n_heads"], P["d_head"]) / mla_cache_per_token(P["d_c"])
+    T, D, d_c, H, dh = (demo[k] for k in ("n_tokens", "d_model", "d_c", "n_heads", "d_head"))
+    rng = np.random.default_rng(demo["seed"])  # the builder's draw order
+    x = rng.standard_normal((T, D))
+    W_dkv = rng.standard_normal((D, d_c)) / np.sqrt(D)
+    W_uk, W_uv = rng.standard_normal((2, H, d_c, dh))
+    q = rng.standard_normal((T, H, dh))
+    latents = mla_compress(x, W_dkv, np.ones(d_c))
+    K, V = mla_reconstruct(latents, W_uk, W_uv)
+    rebuilt = np.stack([causal_softmax_attention(q[:, h], K[:, h], V[:, h])[0] for h in range(H)], axis=1)
+    assert np.abs(mla_attention_absorbed(q, latents, W_uk, W_uv)[0] - rebuilt).max() < 1e-12
+    W_k = np.random.default_rng(demo["seed"] + 1).standard_normal((2, H, D, dh))[0] / np.sqrt(D)
+    mla_rank = int(np.linalg.matrix_rank(K.reshape(T, H * dh)))
+    independent = int(np.linalg.matrix_rank(np.einsum("tD,hDd->thd", x, W_k).reshape(T, H * dh)))
+    assert takeaway == (
+        f"Its heads' keys: all share the latent's {mla_rank} dimensions ({independent} if independent), "
+        f"and reads stay exact, for a 1/{fraction:.0f} cache."
+    )
+    assert fraction.is_integer() and mla_rank == d_c < independent == H * dh

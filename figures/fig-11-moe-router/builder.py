@@ -214,7 +214,20 @@ def build(params: dict, facts) -> dict:
     # what the figure shows, written here (readertext) so tests read every sentence in every state
     for r, biased_ in ((plain, False), (biased, True)):
         r["text"] = _routing_texts(r, biased_, tokens, shared_out, fixed(balance_even, P), params)
+    load = plain["load"]
     return {
+        # the figure's answer (its takeaway), for the batch it opens on (no bias): how many experts each
+        # token mixes, and the busiest and the idlest routed experts with their loads (tokens each)
+        "headline": {
+            "top_k": k,
+            "experts": E,
+            "shared": int(params["n_shared"]),
+            "tokens": T,
+            "busiest": [names[e] for e in range(E) if load[e] == load.max()],
+            "busiest_load": int(load.max()),
+            "idlest": [names[e] for e in range(E) if load[e] == load.min()],
+            "idlest_load": int(load.min()),
+        },
         "tokens": tokens,
         "x": x,
         "centroids": centroids,

@@ -28,7 +28,7 @@ from k3explainer.kernels import (
 from k3explainer.site.projectcode import builder
 from k3explainer.site.readertext import fill
 from tests.site import article
-from tests.site.article import flat
+from tests.site.article import flat, headline
 from tests.site.project import ROOT
 
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -349,3 +349,25 @@ def test_every_sentence_in_every_state_reads_the_data(data):
         assert f"balance statistic {data['balance_formula']} {r['balance']:.{P}f}, {1:.{P}f} at perfect balance" in said
         assert fill(data, [*path, "balance_label"]).startswith(data["balance_formula"] + " ")
     assert fill(data, ["text", "load_full"]) == f"full height: all {T} tokens"
+
+
+def test_the_headline_answers_with_the_kernels_routing(data, spec):
+    """The answer's counts are the spec's and its loads the kernel's, routing the shipped tokens
+    through the shipped centroids: the busiest routed expert gets every token ("all"), the idlest
+    one token each, and "unevenly" is the balance statistic above its value at an even load."""
+    title, takeaway = headline("fig-11")
+    assert title.endswith("?")
+    P = spec.params
+    r = route(
+        np.array(data["x"]) @ np.array(data["centroids"]).T, P["top_k"], score_func=P["score_func"], renormalize=True
+    )
+    T, E = len(P["tokens"]), P["n_experts"]
+    load = expert_load(r["experts"], E)
+    busiest, idlest = np.flatnonzero(load == load.max()), np.flatnonzero(load == load.min())
+    assert len(busiest) == 1 and len(idlest) == 2  # "E5 gets ...", "E4 and E7 get ... each"
+    assert takeaway == (
+        f"Each token mixes {P['top_k']} of {E} routed experts plus {P['n_shared']} shared ones; unevenly: "
+        f"E{busiest[0] + 1} gets all {T} tokens, E{idlest[0] + 1} and E{idlest[1] + 1} get {load.min()} each."
+    )
+    assert load.max() == T and load.min() < P["top_k"] * T / E < load.max()
+    assert switch_balance_loss(r["scores"], r["experts"]) > data["balance_even"] == 1

@@ -177,7 +177,21 @@ def build(params: dict, facts) -> dict:
         "bias": steering,
         "mean_load": k * T / E,
     }
+    # the figure's answer (its takeaway), at the step and α it opens on (the last step, alpha_default):
+    # how many experts each run leaves idle, and the share of the router's update the Switch loss took
+    switch = 1 + P.alphas.index(P.alpha_default)
+    idle = (at_grid[:, -1] == 0).sum(axis=-1)  # [R] experts with no token at the last step
+    headline = {
+        "experts": E,
+        "alpha": P.alpha_default,
+        "idle_none": int(idle[0]),
+        "idle_switch": int(idle[switch]),
+        "idle_bias": int(idle[-1]),
+        "aux_share_switch": float(aux_share[switch, -1]),
+        "aux_share_bias": float(aux_share[-1, -1]),
+    }
     return {
+        "headline": headline,
         "experts": E,
         "top_k": k,
         "tokens": T,

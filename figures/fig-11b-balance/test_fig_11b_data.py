@@ -11,6 +11,7 @@ from k3explainer.site.projectcode import builder
 from k3explainer.site.readertext import fill
 from k3project.experiments import balance_runs, dropped_share, expert_capacity, load_ratio
 from tests.site import article
+from tests.site.article import headline
 from tests.site.project import ROOT
 
 FIG = "fig-11b"
@@ -226,3 +227,21 @@ def assert_panel(data, kind, r, c, j, step, cap):
         near(shown[3], 100 * data["aux_share"][r][j], 0)
     if kind == "bias":  # the bias takes no part of the router's update
         assert data["aux_share"][r][j] == 0 and note.endswith("bias steers the choice only: 0% of the router update")
+
+
+def test_the_headline_answers_with_the_kernels_last_step(data, kernel):
+    """The answer is the re-run's last step at the α the figure opens on: the experts each run leaves
+    without a token, and the Switch loss's share of the router's update there, as its panel prints
+    it; "none, for none of it": the bias run leaves no expert idle and supplies none of the update."""
+    title, takeaway = headline(FIG)
+    assert title.endswith("?")
+    switch = kernel["runs"].index(("switch", data["alpha_default"]))
+    idle = (kernel["load"][:, -1] == 0).sum(axis=-1)  # [R] at the last step
+    share = kernel["aux_share"][switch, -1]
+    assert takeaway == (
+        f"No balancing: {idle[0]} of {data['experts']} experts end idle. Switch (α = {data['alpha_default']:g}): "
+        f"{idle[switch]} idle, for {share:.0%} of the update. The bias: none, for none of it."
+    )
+    assert f"{share:.0%}" == data["aux_share_text"][switch][-1]  # what the Switch panel shows at the last step
+    assert idle[-1] == 0 and kernel["aux_share"][-1, -1] == 0
+    assert idle[0] > idle[switch] > idle[-1]  # each way of balancing leaves fewer idle

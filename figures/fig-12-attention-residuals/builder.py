@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from k3explainer.kernels import attention_residual, residual_shares, rms_norm
 from k3explainer.site.readertext import fixed
 
+OPENS_ON = 1  # the query the figure opens on (the component's state default): the first seeded one
+
 
 class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -112,7 +114,19 @@ def build(params: dict, facts) -> dict:
     scores = [keys @ w for w in queries]  # a source's score does not depend on how many others there are
     shares = [residual_shares(l) for l in depths]  # embedding + l layer outputs, each weight one: 1/(l + 1)
     precision = int(params.get("precision", 3))
+    # the figure's answer (its takeaway), in the state it opens on: the first seeded query with every
+    # layer below; the source it weighs most and the one it weighs least, against the plain share
+    w, share = weights[OPENS_ON][-1], shares[-1]
+    most, least = int(np.argmax(w)), int(np.argmin(w))
+    headline = {
+        "most": labels[most],
+        "most_weight": float(w[most]),
+        "most_ratio": float(w[most] / share[most]),
+        "least": labels[least],
+        "least_weight": float(w[least]),
+    }
     return {
+        "headline": headline,
         "labels": labels,
         "d": d,
         "seed": seed,

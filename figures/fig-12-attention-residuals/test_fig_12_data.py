@@ -12,6 +12,8 @@ import pytest
 from k3explainer.kernels import attention_residual, residual_shares, rms_norm
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
+from tests.site.project import ROOT
 
 FIG = "fig-12"
 
@@ -174,3 +176,27 @@ def test_every_sentence_in_every_state_reads_the_data(data):
                 near(score, data["scores"][q][i], 2)
     for i, label in enumerate(data["labels"]):
         assert fill(data, ["text", "absent"], {"source": ["labels", i]}) == f"Not below this layer: {label} comes later"
+
+
+def test_the_headline_answers_with_the_kernels_weights(data, kernel):
+    """The answer is the kernel's softmax for the state the figure opens on (the first seeded query,
+    every layer below): the source it weighs most, that weight and its multiple of the plain share,
+    and the source it weighs least, as the table prints them; the most is far above the plain share
+    and the least far below it."""
+    component = (ROOT / "figures/fig-12-attention-residuals/component.js").read_text(encoding="utf-8")
+    assert "q: K3.state.int(0, data.weights.length - 1, 1)" in component  # opens on query 1 ...
+    assert "l: K3.state.oneOf(depths, depths[depths.length - 1])" in component  # ... with every layer below
+    title, takeaway = headline(FIG)
+    assert title.endswith("?")
+    l = kernel["depths"][-1]
+    w, share = kernel["weights"][1][l], kernel["shares"][l]
+    most, least = int(np.argmax(w)), int(np.argmin(w))
+    labels = data["labels"]
+    assert takeaway == (
+        f"By a softmax over its query's scores: {labels[most]} gets {w[most]:.3f} of the mix, "
+        f"{w[most] / share[most]:.2f}× its plain share, {labels[least]} just {w[least]:.3f}."
+    )
+    shown = data["weight_text"][1][-1]  # the table's weights in that state
+    assert (shown[most], shown[least]) == (f"{w[most]:.3f}", f"{w[least]:.3f}")
+    assert data["ratio_text"][1][-1][most] == f"{w[most] / share[most]:.2f}×"
+    assert w[most] > 2 * share[most] and w[least] < share[least] / 10 and w.sum() == pytest.approx(1)

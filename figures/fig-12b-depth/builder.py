@@ -189,7 +189,16 @@ def build(params: dict, facts) -> dict:
     ticks = [t for e in range(-3, 4) for t in (10.0**e, 3 * 10.0**e) if lo <= np.log10(t) <= hi]
     share_ticks = [0.001, 0.01, 0.1, 1.0]
     embedding_rms = float(rnd(r["embedding_rms"]))
+    k = depths.index(k3_depth)  # the opening view: K3's count of layers, the aimed query
+    headline = {  # the figure's takeaway, at the reading layer it opens on
+        "depth": k3_depth,
+        "target": target,
+        "plain_growth": float(r["plain"]["rms"][k] / r["embedding_rms"]),  # the plain stream against the embedding
+        "plain_share": float(r["plain"]["shares"][k][target]),
+        "aimed_share": float(r["aligned"]["shares"][k][target]),
+    }
     return {
+        "headline": headline,
         "depths": depths,
         "k3_depth": k3_depth,
         "n_layers": int(params["n_layers"]),

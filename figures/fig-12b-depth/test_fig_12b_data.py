@@ -12,6 +12,7 @@ from k3explainer.site.projectcode import builder
 from k3explainer.site.readertext import fill
 from k3project.experiments import depth_experiment
 from tests.site import article
+from tests.site.article import headline
 from tests.site.project import ROOT
 
 FIG = "fig-12b"
@@ -136,3 +137,25 @@ def test_every_sentence_in_every_state_reads_the_data(data):
     }
     assert text["share_title"] == f"Layer {tg}'s share of it" and text["key"]["aligned"].endswith(f"layer {tg}")
     assert text["attn_row"] == {q: f"attention residuals, {name}" for q, name in QUERIES.items()}
+
+
+def test_the_headline_answers_at_k3_s_depth_with_the_kernel_s_numbers(data):
+    """The takeaway's numbers are the kernel's at the layer the figure opens on (K3's count of
+    layers): the plain stream's growth over the embedding, layer 1's share of it, and the share the
+    aimed query keeps; "by layer l" holds because the plain stream grows at every stop before it,
+    and the diluted share is close to the equal share while the aimed one stays the bulk at every depth."""
+    title, takeaway = headline(FIG)
+    assert title.endswith("?")
+    inputs = builder(ROOT, "fig-12b-depth").stack_inputs(data)
+    tg, l = data["target"], data["k3_depth"]
+    r = depth_experiment(*inputs, depths=data["depths"], target=tg, probe_norm=data["query_norm"])
+    j = data["depths"].index(l)
+    growth = r["plain"]["rms"][j] / r["embedding_rms"]
+    plain, aimed = r["plain"]["shares"][j][tg], r["aligned"]["shares"][j][tg]
+    assert takeaway == (
+        f"By layer {l} the plain stream is {growth:.1f}× the embedding's size and layer {tg} is {plain:.0%} of it; "
+        f"AttnRes aimed at layer {tg} keeps {aimed:.0%}."
+    )
+    assert np.all(np.diff(r["plain"]["rms"][: j + 1]) > 0) and growth > 5  # it has grown, layer by layer
+    assert 0.5 / l < plain < 1.5 / l  # diluted: about the equal share 1/l
+    assert min(s[tg] for s in r["aligned"]["shares"]) > 0.8 > 50 * plain  # the aimed query keeps the bulk

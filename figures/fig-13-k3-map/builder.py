@@ -158,7 +158,15 @@ def build(params: dict, facts) -> dict:
     ]
     situ_values, silu_values = np.round(situ(x, beta), DIGITS), np.round(silu(x), DIGITS)
     x = np.round(x, DIGITS)
+    headline = {  # the figure's takeaway: the map's counts, from the layout kernel and k3_derived
+        "layers": n,
+        "kda": stack["kda"],
+        "mla": stack["mla"],
+        "experts_per_token": int(derived["experts_per_token"]),
+        "experts": int(derived["experts_total"]),
+    }
     return {
+        "headline": headline,
         "stack": stack,
         "dense_layers": dense_layers,
         "components": components,

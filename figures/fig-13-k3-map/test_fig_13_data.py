@@ -10,8 +10,9 @@ import yaml
 
 from k3explainer.kernels import silu, situ
 from k3explainer.site.readertext import fill
-from k3project.experiments import hybrid_layout
+from k3project.experiments import hybrid_layout, k3_derived
 from tests.site import article
+from tests.site.article import headline
 from tests.site.project import ROOT
 
 
@@ -86,3 +87,35 @@ def test_the_activation_readout_at_every_input_reads_the_curves(data):
         assert g == pytest.approx(x, abs=0.005 + 1e-9)
         assert shown_situ == pytest.approx(y_situ, abs=0.0005 + 1e-9)
         assert shown_silu == pytest.approx(y_silu, abs=0.0005 + 1e-9)
+
+
+def test_the_headline_answers_with_the_layout_kernel_s_counts(data):
+    """The question's layer count and the answer's KDA and MLA counts are the layout kernel's on the
+    published depth, the experts per token k3_derived's on the published counts; and the words hold:
+    MLA sits at every fourth layer and the last, and every layer but the first is a MoE layer."""
+    title, takeaway = headline("fig-13")
+    facts = article.facts()
+    layout, experts = facts.parts("kimi_k3.layer_layout"), facts.parts("kimi_k3.experts")
+    n = int(layout["layers"])
+    kinds = hybrid_layout(n)
+    kda, mla = kinds.count("kda"), kinds.count("mla")
+    derived = k3_derived(
+        total_params=facts.number("kimi_k3.total_params"),
+        active_params=facts.number("kimi_k3.active_params"),
+        routed=int(experts["routed"]),
+        shared=int(experts["shared"]),
+        top_k=int(experts["top_k"]),
+        layers=n,
+        kda_layers=kda,
+        mla_layers=mla,
+        block_size=int(facts.parts("kimi_k3.attnres_blocks")["block_size"]),
+        gpt2_params=facts.number("gpt2_small.params_total_vocab50257"),
+    )
+    assert title == f"How do the pieces fit together in Kimi K3's {n} layers?"
+    assert takeaway == (
+        f"{kda} KDA layers, {mla} gated MLA (every fourth and the last); every layer but the first runs "
+        f"{int(derived['experts_per_token'])} of {int(derived['experts_total'])} experts per token."
+    )
+    assert (kda, mla) == (int(layout["kda"]), int(layout["mla"]))
+    assert [i for i, k in enumerate(kinds, 1) if k == "mla"] == [*range(4, n, 4), n]
+    assert data["stack"]["ffn"] == ["dense"] + ["moe"] * (n - 1)

@@ -103,7 +103,12 @@ def build(params: dict, facts) -> dict:
     walls = [{"id": k, "label": v, "count": counts.get(k, 0)} for k, v in WALLS.items()]
     for wall in walls:
         wall.update(_wall_texts(wall, [i + 1 for i, n in enumerate(nodes) if n["wall"] == wall["id"]], N))
+    headline = {  # the figure's takeaway: how many of the steps between the first node and the last each wall forced
+        "steps": N - 2,
+        **{w["id"]: w["count"] for w in walls},
+    }
     return {
+        "headline": headline,
         "nodes": nodes,
         "walls": walls,
         # the label of every kind a node has, and the tag under its dots in the overview

@@ -13,6 +13,7 @@ import pytest
 
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 # "near the end" of the chain: in its last quarter
 NEAR_THE_END = 0.75
@@ -248,3 +249,23 @@ def test_the_note_says_a_step_need_not_answer_the_one_before_it(data, spec):
     assert "a step does not always answer the one before it (FlashAttention" in note
     assert index(data, "flashattention") == index(data, "kv-cache") + 1
     assert node(data, "flashattention")["wall"] != node(data, "kv-cache")["wall"]
+
+
+def test_the_headline_answers_with_the_counts_of_the_wall_sentences(data, spec):
+    """The takeaway's counts are recounted from the spec's wall sentences (each names its wall
+    first) over the steps between the first node and the last; memory forces the most of them; and
+    the years, from the facts file, do not rise along the chain."""
+    title, takeaway = headline("fig-14")
+    nodes = spec.params["nodes"]
+    between = [n["wall"].split(":", 1)[0].strip().lower() for n in nodes[1:-1]]
+    n = {w: between.count(w) for w in ("memory", "coupling", "capacity", "depth")}
+    assert title == f"Which wall forced each step from {nodes[0]['title']} to {nodes[-1]['title']}, and at what price?"
+    assert takeaway == (
+        f"Memory forced {n['memory']} of the {len(between)} steps, coupling {n['coupling']}, "
+        f"capacity {n['capacity']}, depth {n['depth']}; the KV cache saves recomputing. Years go out of order."
+    )
+    # the one step no wall of §01 forced is the KV cache's, which answers recomputation
+    assert [s["id"] for s in nodes[1:-1] if s["wall"].split(":", 1)[0].strip().lower() not in n] == ["kv-cache"]
+    assert n["memory"] > max(n["coupling"], n["capacity"], n["depth"])  # it leads: more than any other wall
+    years = [nd["year"] for nd in data["nodes"]]
+    assert years != sorted(years)

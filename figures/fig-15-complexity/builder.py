@@ -115,14 +115,22 @@ def build(params: dict, facts) -> dict:
     default = int(params["n_default"])
     if default not in N:
         raise ValueError(f"n_default {default} is not on the N grid")
+    i0 = int(np.flatnonzero(N == default)[0])
+    compute = {m: float(at_n[m]["compute"][i0]) for m in MECHANISMS}
+    headline = {  # the figure's takeaway: the compute view at the length it opens on
+        "n": default,
+        "softmax_over_kda": compute["softmax"] / compute["kda"],
+        "hybrid_over_kda": compute["hybrid"] / compute["kda"],
+    }
     # a tick every third doubling, plus the last length (without crowding it)
     octave_ns = [int(n) for n in N[::per_octave]]
     ticks = [n for i, n in enumerate(octave_ns) if i % 3 == 0 and len(octave_ns) - 1 - i >= 2] + [octave_ns[-1]]
     return {
+        "headline": headline,
         "n": N,
         "n_text": [integer(n) for n in N],
         "slider_text": "{n} tokens",
-        "n_default_index": int(np.flatnonzero(N == default)[0]),
+        "n_default_index": i0,
         "x_range": [float(np.log10(N[0])), float(np.log10(N[-1]))],
         "x_ticks": ticks,
         "x_tick_labels": [tick_label(n) for n in ticks],

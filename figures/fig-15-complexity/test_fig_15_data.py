@@ -9,6 +9,7 @@ import pytest
 from k3explainer.site.readertext import fill
 from k3project.experiments import complexity_curves
 from tests.site import article
+from tests.site.article import headline
 
 SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
@@ -64,3 +65,23 @@ def test_every_sentence_in_every_state_reads_the_data(data):
         assert fill(data, [*text, "unit_head"]) == (
             f"{metric['label']} ({metric['unit']}s)" if metric["unit"] else f"{metric['label']} (elements)"
         )
+
+
+def test_the_headline_answers_with_the_kernel_s_compute_at_the_opening_length(data):
+    """The takeaway's ratios are complexity_curves' compute at the length the figure opens on;
+    FlashAttention "saves none" of softmax attention's FLOPs there (or anywhere); and the hint's
+    flat memory curves are flat: they hold the same count at every length."""
+    title, takeaway = headline("fig-15")
+    assert title.endswith("?")
+    n = data["n"][data["n_default_index"]]
+    N = np.array(data["n"], dtype=float)
+    curves = complexity_curves(N, **data["constants"])
+    at = {m: float(c["compute"][data["n_default_index"]]) for m, c in curves.items()}
+    assert takeaway == (
+        f"At {n:,} tokens softmax attention does {at['softmax'] / at['kda']:.0f}× the chunked delta rule's FLOPs, "
+        f"the hybrid {at['hybrid'] / at['kda']:.0f}×; FlashAttention saves none."
+    )
+    assert at["softmax"] > at["hybrid"] > at["kda"] > 1
+    np.testing.assert_array_equal(curves["flash"]["compute"], curves["softmax"]["compute"])
+    for m in ("linear", "kda"):
+        assert np.ptp(curves[m]["memory"]) == 0

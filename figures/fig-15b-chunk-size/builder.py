@@ -28,6 +28,7 @@ TERM_LABELS = {
     "local": "chunk-local C×C matrices",
 }
 TIME_KEYS = ("steps", "madds", "tiles")
+VIEW_DEFAULT = "linear"  # the cost model the figure opens on (component.js's default view)
 TIME_LABELS = {  # the time table's rows (the chart's curves carry shorter tags, component.js)
     "steps": "sequential steps, (N/C)·ℓ",
     "madds": "multiply-adds at peak, W/P",
@@ -234,7 +235,16 @@ def build(params: dict, facts) -> dict:
                 ),
             },
         }
+    opening = views[VIEW_DEFAULT]["by_d"][widths.index(d0)]["by_lat"][lats.index(lat0)]  # the setting it opens on
+    headline = {  # the figure's takeaway: the recurrence against the band, at the opening setting
+        "c_one": int(C[0]),
+        "one_over_best": float(opening["of_best"][0]),  # C = 1's modelled time over the fastest
+        "band_lo": opening["band"]["lo"],
+        "band_hi": opening["band"]["hi"],
+        "within": within,
+    }
     return {
+        "headline": headline,
         "n_tokens": N,
         "c": C,
         "c_default_index": int(np.flatnonzero(C == c0)[0]),
@@ -249,7 +259,7 @@ def build(params: dict, facts) -> dict:
         "c_half": c_half,
         "efficiency": efficiency,
         "x_range": [0.0, float(np.log10(N))],
-        "view_order": ["linear", "kda"],
+        "view_order": [VIEW_DEFAULT, "kda"],
         "views": views,
         "regimes": {k: v.format(within=pct) for k, v in REGIMES.items()},
         "c_text": [integer(c) for c in C],

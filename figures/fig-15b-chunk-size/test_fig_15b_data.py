@@ -12,6 +12,7 @@ from k3explainer.kernels import chunked_cost_terms, reassociation_costs
 from k3explainer.site.readertext import fill
 from k3project.experiments import chunk_time_band, chunk_time_terms, tile_efficiency
 from tests.site import article
+from tests.site.article import headline
 
 FIG = "fig-15b"
 SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
@@ -181,3 +182,33 @@ def test_every_sentence_in_every_state_reads_the_data(data):
         text = data["views"][view]["text"]
         assert text["option_aria"] == f"{label} work, in {data['views'][view]['unit']}"
         assert text["work_head"] == f"work ({data['views'][view]['unit']})"
+
+
+def test_the_headline_answers_with_the_time_model_at_the_opening_setting(data):
+    """At the setting the figure opens on (linear attention, the default d and ℓ): C = 1 has the
+    fewest multiply-adds in the count, yet the time model puts it that many times above the fastest,
+    and the band (chunk_time_band on the finer grid) is where the takeaway says; raising ℓ moves the
+    band to larger chunks, as the hint promises."""
+    title, takeaway = headline(FIG)
+    assert title.endswith("?")
+    N, d, lat = data["n_tokens"], data["d_default"], data["latency_default"]
+    hw = {"peak": float(data["peak"]), "c_half": float(data["c_half"])}
+    C = np.array(data["c"], dtype=float)
+    fine = 2.0 ** np.arange(0, np.log2(N) + 1e-9, 1 / 32)
+
+    def band(latency):
+        return chunk_time_band(
+            fine, chunk_time_terms(N, d, fine, step_latency=latency, form="linear", **hw)["total"], data["within"]
+        )
+
+    b = band(lat)
+    one = chunk_time_terms(N, d, C[:1], step_latency=lat, form="linear", **hw)["total"][0] / b["min_time"]
+    assert takeaway == (
+        f"C = {C[0]:.0f} does the fewest multiply-adds yet takes {one:.0f}× the fastest time; chunks of about "
+        f"{b['lo']:.0f} to {b['hi']:.0f} tokens are within {data['within']:.0%}."
+    )
+    work = sum(chunked_cost_terms(N, d, C, form="linear").values())
+    assert np.argmin(work) == 0 and one > 10  # the fewest multiply-adds, and far from the fastest
+    assert 1 < b["lo"] < b["best"] < b["hi"] < N  # the middle
+    later = [band(x) for x in data["latencies"] if x > lat]
+    assert later and all(x["lo"] > b["lo"] and x["best"] > b["best"] for x in later)

@@ -269,10 +269,21 @@ def build(params: dict, facts) -> dict:
         }
         trade[p] |= trade_texts(p, trade[p])
     labels = {m: MECHANISMS[m]["label"].format(k=ratio) for m in mechanisms}
+    # the figure's answer, at the N it opens on: softmax attention's prefill arithmetic against what
+    # one decode step reads, and the FLOPs it does per element read (as the panels and the note write them)
+    at = int(np.flatnonzero(N == params["n_tokens"])[0])
+    sm_pre, sm_dec = costs["softmax"].get("prefill"), costs["softmax"].get("decode")
+    headline = {"n": integer(N[at])}
+    if sm_pre is not None:
+        headline["softmax_prefill_flops"] = si(sm_pre["flops"][at])
+    if sm_dec is not None:
+        headline["softmax_decode_reads"] = si(sm_dec["reads"][at])
+        headline["softmax_decode_flops_per_read"] = float(sm_dec["flops"][at] / sm_dec["reads"][at])
     return {
+        "headline": headline,
         "n": N,
         "n_text": [integer(n) for n in N],
-        "n_default_index": int(np.flatnonzero(N == params["n_tokens"])[0]),
+        "n_default_index": at,
         "constants": consts,  # the kernel's inputs, so tests can recompute every count
         "units": QUANTITIES,
         "mechanisms": [{"key": m, **MECHANISMS[m], "label": labels[m]} for m in mechanisms],

@@ -9,7 +9,9 @@ import pytest
 from k3explainer.site.readertext import fill
 from k3project.experiments import mechanism_costs
 from tests.site import article
+from tests.site.article import headline
 
+PHASES = ("prefill", "decode")
 SI = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
 
@@ -111,3 +113,25 @@ def test_ties_round_up_as_the_page_did(data):
     i = data["n"].index(8192)
     assert data["trade"]["prefill"]["flops_ratio"][i] == 1.125
     assert data["trade"]["prefill"]["numbers_text"]["flops_ratio"][i] == "1.13×"
+
+
+def test_the_headline_answers_with_the_kernel_s_softmax_counts(data):
+    """At the N the figure opens on, the takeaway's counts are mechanism_costs for softmax attention:
+    prefill's FLOPs, and one decode step reading the whole KV cache prefill left (and nothing else)
+    at 2 FLOPs per element, two orders of magnitude less arithmetic per element than prefill does."""
+    title, takeaway = headline("fig-16")
+    assert title.endswith("?") and not re.search(r"\d", title)
+    n = article.spec("fig-16").params["n_tokens"]
+    pre, dec = (mechanism_costs("softmax", p, np.array([n], dtype=np.float64), **data["constants"]) for p in PHASES)
+    numbers = re.findall(r"\d[\d,.]*(?: [KMGTPE])?", takeaway)
+    assert numbers[0] == f"{n:,}"
+    assert si_value(numbers[1]) == pytest.approx(pre["flops"][0], rel=5e-3)
+    assert si_value(numbers[2]) == pytest.approx(dec["reads"][0], rel=5e-3)
+    assert float(numbers[3]) == dec["flops"][0] / dec["reads"][0] == 2
+    assert takeaway == (
+        f"Softmax at N = {n:,}: prefill computes {numbers[1]} FLOPs; a decode step reads all {numbers[2]} cached "
+        f"elements at {numbers[3]} FLOPs each."
+    )
+    # "all ... cached": the step reads the cache and only the cache, the whole of what prefill kept
+    assert list(dec["reads_parts"]) == ["cache"] and dec["reads"][0] == pre["kept"][0]
+    assert pre["flops"][0] / pre["reads"][0] > 100 * dec["flops"][0] / dec["reads"][0]

@@ -101,7 +101,16 @@ def build(params: dict, facts) -> dict:
     # names it by position and word
     names = [f"“{t}”" for t in tokens]
     named = [f"{t + 1} ({names[t]})" for t in range(T)]
+    # the answer the figure opens on (its first token): attention, with one token visible, returns
+    # that token's value; the delta rule returns it scaled by the write strength and the query's
+    # overlap with the key, o₁ = β (q₁·k₁) v₁; and what each keeps by the last token
+    headline = {
+        "first_delta_scale": float(dr["output"][0] @ v[0] / (v[0] @ v[0])),
+        "kept_attention_last": kept["attention"][-1],
+        "kept_delta": kept["delta"],
+    }
     return {
+        "headline": headline,
         "tokens": tokens,
         "d_k": d_k,
         "d_v": d_v,

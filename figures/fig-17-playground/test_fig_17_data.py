@@ -11,6 +11,7 @@ import pytest
 from k3explainer.kernels import causal_softmax_attention, delta_rule
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 FIG = "fig-17"
 NUMBER = re.compile(r"−?\d+(?:\.\d+)?")
@@ -122,3 +123,25 @@ def test_every_sentence_in_every_state_reads_the_data(data):
     assert fill(data, ["text", "beta"]) == f"β = {beta}" and fill(data, ["text", "beta_label"]).endswith(
         f"beta = {beta}"
     )
+
+
+def test_the_headline_answers_with_the_kernels_first_outputs_and_memories(data, kernel):
+    """For the first token (where the figure opens) attention returns v₁ itself, and the delta rule
+    returns v₁ scaled by β (q₁·k₁), the factor the takeaway gives; by the last token attention keeps
+    a key and a value per token, the delta rule its one d_k × d_v state, the same after every token."""
+    title, takeaway = headline(FIG)
+    assert title.endswith("?") and not re.search(r"\d", title)
+    q, k, v, att, dr = (kernel[n] for n in ("q", "k", "v", "att", "dr"))
+    np.testing.assert_allclose(att["output"][0], v[0], rtol=0, atol=1e-12)
+    scale = data["beta"] * float(q[0] @ k[0])
+    np.testing.assert_allclose(dr["output"][0], scale * v[0], rtol=0, atol=1e-12)
+    assert 0 < scale < data["beta"]  # the same direction, shrunk
+    T, dk, dv = len(data["tokens"]), data["d_k"], data["d_v"]
+    states = np.array(dr["state"])
+    assert states.shape == (T, dk, dv)  # one state, whatever the token
+    first, last = (f"“{t}”" for t in (data["tokens"][0], data["tokens"][-1]))
+    assert takeaway == (
+        f"For {first}, attention returns v₁, the delta rule {scale:.2f}·v₁; by {last}, attention keeps "
+        f"{T * (dk + dv)} numbers, the delta rule still {dk * dv}."
+    )
+    assert T * (dk + dv) > dk * dv

@@ -13,6 +13,7 @@ import pytest
 
 from k3explainer.site.readertext import fill
 from tests.site import article
+from tests.site.article import headline
 
 NUMBER_WORDS = r"\b(two|three|five|six|seven|eight|nine|ten|eleven|twelve)\b"
 
@@ -146,3 +147,20 @@ def test_every_narration_reads_the_data(data):
     for key in ["all", *(x["key"] for x in questions)]:
         assert fill(data, ["said", "joined", 0], {"first": ["said", "show", key]}) == said["show"][key]
     assert data["text"]["list_label"] == "Verdicts, before and after"
+
+
+def test_the_headline_counts_the_verdicts_and_names_costs_their_answers_give(data):
+    """Every verdict shipped is a change K3 keeps (its K3 line cites a K3 fact) with a price (a "what
+    got harder" answer), and the three prices the takeaway names are the ones those answers give."""
+    title, takeaway = headline("fig-18")
+    assert title.endswith("?")
+    n = len(data["verdicts"])
+    assert takeaway.startswith(f"All {n} changes K3 keeps have a price: ")
+    for v in data["verdicts"]:
+        assert re.search(r"\{\{kimi_k3\.[a-z_]+\}\}", v["k3_md"]) and answer(data, v["id"], "harder").strip()
+    after = {v["id"]: v["after"] for v in data["verdicts"]}
+    assert (after["cache"], after["delta"], after["moe"]) == ("KV cache", "Delta rule", "Mixture of experts")
+    assert takeaway.endswith("the KV cache pays in memory, the delta rule in arithmetic, the experts in serving.")
+    assert answer(data, "cache", "harder").startswith("Memory grows")
+    assert "more arithmetic per token" in answer(data, "delta", "harder")
+    assert "serving traffic depends on which experts fire" in answer(data, "moe", "harder")

@@ -59,6 +59,7 @@ def test_a_cross_reference_previews_its_figure_and_says_which_state_it_opens(art
     card.wait_for(state="visible")
     title = page.locator("#fig-11 .fig-title").inner_text()
     assert card.locator(".card-title").inner_text() == title
+    assert card.locator(".card-body").inner_text() == page.locator("#fig-11 .fig-takeaway").inner_text()  # the answer
     assert card.locator(".card-state").inner_text() == link.get_attribute("data-state-label")
     assert link.get_attribute("data-state-label").startswith("Opens FIG 11 ")
     page.keyboard.press("Enter")

@@ -23,6 +23,8 @@ FIELDS = [
     "summary",
     "label",
     "caption",
+    "takeaway",
+    "hint",
     "how_to",
     "alt",
     "component",

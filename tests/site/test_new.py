@@ -96,7 +96,7 @@ def test_a_project_file_replaces_the_themes_a_missing_required_one_is_named_an_o
     build(Project(project), tmp_path / "site")
     css = (tmp_path / "site" / "assets" / "site.css").read_text(encoding="utf-8")
     assert css.count("--own-paper:#fff") == 1 and "--heat-hi" not in css  # the project's base.css, not the theme's
-    assert ".fig-howto{" in css  # the theme's other sheets stay
+    assert ".fig-takeaway{" in css  # the theme's other sheets stay
     assert "data-own-frame" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     (project / "content" / "site.yaml").unlink()
     capsys.readouterr()

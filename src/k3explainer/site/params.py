@@ -80,11 +80,11 @@ def _fill_constants(spec: Spec, diags: Diagnostics) -> None:
             try:
                 setattr(c, field, fill(words, spec.params))
             except PlaceholderError as e:
-                line, col = _find_after(text, spec.where("constants", i, field), e.placeholder)
+                line, col = find_after(text, spec.where("constants", i, field), e.placeholder)
                 diags.add(spec.path, line, col, f"constants.{i}.{field}: {e}")
 
 
-def _find_after(text: str, start: tuple[int, int], needle: str) -> tuple[int, int]:
+def find_after(text: str, start: tuple[int, int], needle: str) -> tuple[int, int]:
     """(line, col) of `needle`'s first occurrence at or after `start` (a field's key), else `start`."""
     lines = text.splitlines(keepends=True)
     offset = sum(map(len, lines[: start[0] - 1])) + start[1] - 1

@@ -3,7 +3,7 @@ function with one job and plain data between them.
 
     load     content/, the facts, the references, the figure specs         → Inputs
     check    files, builders and components, placements, facts and symbols → Checked
-    compute  each live figure's data (cached by content hash), its texts;
+    compute  each live figure's data (cached by content hash), its texts and headline;
              then every link and citation of every document                → Computed
     render   math (cached by content hash), HTML, the shipped files        → files
     write    the output folder, swapped in whole                           (output.write_atomic)
@@ -32,6 +32,7 @@ from .crossrefs import check_links
 from .errors import Diagnostics
 from .facts import Facts, project_facts
 from .figdata import build_figure_data, dumps, manifest, markdown_paths, with_html
+from .headline import fill_headlines
 from .markdown import MathItem, make_parser, render, sym_parts
 from .math import render_math
 from .output import write_atomic
@@ -42,6 +43,7 @@ from .render import FigureView, environment, render_page
 from .scan import Scan, scan
 from .specs import Spec, check_parts, component_files, figure_folders, figure_id, load_specs
 from .suggest import did_you_mean
+from .wordcount import words
 
 
 @dataclass
@@ -92,6 +94,7 @@ class Summary:
     seconds: float = 0.0
     files: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # `path:line:col: warning: …`, never fatal
+    words: dict[str, int] = field(default_factory=dict)  # section id → words of prose (wordcount.py)
 
     @property
     def first_view_gzip(self) -> int:
@@ -103,6 +106,9 @@ class Summary:
         if self.pending:
             out.append(f"  pending ({len(self.pending)}): {', '.join(self.pending)}")
         out.append(f"  total {self.total_bytes:,d} B; first view (HTML+CSS+JS, gzip) {self.first_view_gzip:,d} B")
+        if self.words:
+            each = ", ".join(f"{sid} {n:,d}" for sid, n in self.words.items())
+            out.append(f"  prose {sum(self.words.values()):,d} words ({each})")
         return out
 
 
@@ -159,6 +165,7 @@ def check(project: Project, inputs: Inputs, diags: Diagnostics) -> Checked:
 def compute(project: Project, inputs: Inputs, checked: Checked, diags: Diagnostics) -> Computed:
     """Each live figure's data, and the inline Markdown its builder wrote, parsed and checked like prose."""
     data = build_figure_data(inputs.specs, inputs.facts, diags, project.root, project.figure_cache)
+    fill_headlines(inputs.specs, data, diags)
     texts = {
         fid: {loc: _inline(inputs, text, inputs.specs[fid], ("params",), diags) for loc, text in markdown_paths(d)}
         for fid, d in data.items()
@@ -257,6 +264,7 @@ def render_site(
         first_view=[files[f] for f in ["index.html", *css, *scripts]],
         files={k: len(v) for k, v in files.items()},
         warnings=[str(w) for w in sorted(diags.warnings)],
+        words={sid: words(html) for sid, html in bodies.items()},
     )
     return files, summary
 

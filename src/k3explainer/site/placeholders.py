@@ -31,12 +31,13 @@ class PlaceholderError(ValueError):
         self.placeholder = placeholder  # its text in the spec, to find where it is
 
 
-def fill(text: str, params: dict[str, Any]) -> str:
-    """`text` with every placeholder replaced by its param; PlaceholderError on the first bad one."""
+def fill(text: str, params: dict[str, Any], name: str = "params") -> str:
+    """`text` with every placeholder replaced by its param; PlaceholderError on the first bad one.
+    `name` is what the messages call `params` (a figure's headline takes its "data")."""
 
     def one(m: re.Match) -> str:
         path, spec = m.group(1), m.group(2) or ""
-        value = _lookup(params, path, m.group(0))
+        value = _lookup(params, path, m.group(0), name)
         try:
             return _format(value, spec)
         except (TypeError, ValueError) as e:
@@ -45,13 +46,13 @@ def fill(text: str, params: dict[str, Any]) -> str:
     return PLACEHOLDER.sub(one, text)
 
 
-def _lookup(params: dict[str, Any], path: str, placeholder: str) -> Any:
+def _lookup(params: dict[str, Any], path: str, placeholder: str, name: str) -> Any:
     value: Any = params
     walked: list[str] = []
     for part in path.split("."):
         if isinstance(value, dict):
             if part not in value:
-                where = f"params.{'.'.join(walked)}" if walked else "params"
+                where = f"{name}.{'.'.join(walked)}" if walked else name
                 raise PlaceholderError(
                     f"{placeholder}: {where} has no {part!r}" + did_you_mean(part, map(str, value)), placeholder
                 )
@@ -59,19 +60,19 @@ def _lookup(params: dict[str, Any], path: str, placeholder: str) -> Any:
         elif isinstance(value, list):
             if not re.fullmatch(r"-?\d+", part) or not -len(value) <= int(part) < len(value):
                 raise PlaceholderError(
-                    f"{placeholder}: params.{'.'.join(walked)} is a list of {len(value)}; "
+                    f"{placeholder}: {name}.{'.'.join(walked)} is a list of {len(value)}; "
                     f"{part!r} is not an index into it",
                     placeholder,
                 )
             value = value[int(part)]
         else:
             raise PlaceholderError(
-                f"{placeholder}: params.{'.'.join(walked)} is a single value, it has no {part!r}", placeholder
+                f"{placeholder}: {name}.{'.'.join(walked)} is a single value, it has no {part!r}", placeholder
             )
         walked.append(part)
     if isinstance(value, dict):
         raise PlaceholderError(
-            f"{placeholder}: params.{path} is a mapping; name one of its entries "
+            f"{placeholder}: {name}.{path} is a mapping; name one of its entries "
             f"({', '.join(f'{{{path}.{k}}}' for k in list(value)[:3])})",
             placeholder,
         )

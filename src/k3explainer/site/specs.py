@@ -57,7 +57,12 @@ class FigureSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     label: str | None = Field(default=None, pattern=r"^[A-Z]+ \d+[a-z]?$")  # default: fig-06 → FIG 06
+    # The figure leads with its answer: its title is the question it answers, its takeaway the
+    # answer in one line, both with `{path}` slots filled from its data (headline.py); then the
+    # picture. A one-line hint says how to use it; how_to is the full list of controls.
     title: str = Field(min_length=3)
+    takeaway: str = Field(min_length=5)  # at most TAKEAWAY_CHARS once filled (headline.py)
+    hint: str = Field(min_length=5, max_length=90)
     caption: str = Field(min_length=10)
     how_to: str = Field(min_length=5)
     alt: str = Field(min_length=20)

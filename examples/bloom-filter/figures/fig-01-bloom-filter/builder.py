@@ -49,7 +49,24 @@ def build(params: dict, facts) -> dict:
     n = np.arange(p.n_max + 1)  # (n_max + 1,) items inserted so far
     rng = np.random.default_rng(p.seed)
     runs = [filter_run(p.m, k, p.n_max, p.queries, rng) for k in p.k_values]
+    formulas = [formula(p.m, k, n) for k in p.k_values]
+    # the k with the lowest formula rate after each insertion (n ≥ 1), and where the first and the
+    # last of those bests hold: what the title and takeaway name by {headline.…} slots
+    best = [p.k_values[int(np.argmin([f[i] for f in formulas]))] for i in n[1:]]  # best[i - 1] is n = i's
+
+    def run(ks: list[int]) -> int:  # how many of ks, from the first, equal the first
+        return next((i for i, k in enumerate(ks) if k != ks[0]), len(ks))
+
+    headline = {
+        "n": p.n_default,
+        "best_k": best[p.n_default - 1] if p.n_default >= 1 else None,  # at the n the slider opens on
+        "first_best_k": best[0],
+        "first_best_until": run(best),  # best for n = 1 … this
+        "last_best_k": best[-1],
+        "last_best_from": p.n_max - run(best[::-1]) + 1,  # best for n = this … n_max
+    }
     return {
+        "headline": headline,
         "m": p.m,
         "k_values": p.k_values,
         "n_max": p.n_max,
@@ -59,7 +76,7 @@ def build(params: dict, facts) -> dict:
         "items": [r["items"] for r in runs],  # (len(k_values), n_max, k): each item's bits
         "first_set": [r["first_set"] for r in runs],  # (len(k_values), m)
         "measured": [r["measured"] for r in runs],  # (len(k_values), n_max + 1)
-        "formula": [formula(p.m, k, n) for k in p.k_values],  # (len(k_values), n_max + 1)
+        "formula": formulas,  # (len(k_values), n_max + 1)
         "bits_set": [[int(((r["first_set"] >= 1) & (r["first_set"] <= i)).sum()) for i in n] for r in runs],
         "no_false_negatives": all(r["no_false_negatives"] for r in runs),
         "provenance": {

@@ -10,6 +10,7 @@ import pytest
 from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
+from k3explainer.site.headline import fill_headlines
 from k3explainer.site.params import checked_specs
 
 ROOT = Path(__file__).resolve().parents[2]  # figures/<figure>/ → the project
@@ -75,3 +76,28 @@ def test_the_numbers_the_caption_and_text_alternative_name_are_the_params(built)
         f"{params['m']} bits, up to {params['n_max']} items, {params['queries']:,} questions, seed {params['seed']}"
     )
     assert "a few thousand" in flat((ROOT / "content" / "01-bloom-filter.md").read_text(encoding="utf-8"))
+
+
+def test_the_headline_answers_with_the_formula_s_best_k(built):
+    """The title and takeaway as the page shows them (their {slots} filled from the data, as the
+    build fills them): the best k by (1 − e^(−kn/m))^k after every insertion, recomputed here, only
+    falls as the filter fills ("fewer"), and holds where the takeaway says it does."""
+    _, params, d = built
+    spec = checked_specs(ROOT)["fig-01"]
+    diags = Diagnostics(ROOT)
+    fill_headlines({"fig-01": spec}, {"fig-01": d}, diags)
+    diags.raise_if_any()
+    title, takeaway = spec.model.title, spec.model.takeaway
+    assert title.endswith("?") and "{" not in title
+    m, ks, n_max, n = params["m"], params["k_values"], params["n_max"], params["n_default"]
+    best = {
+        i: ks[int(np.argmin([(1 - np.exp(-k * i / m)) ** k for k in ks]))] for i in range(1, n_max + 1)
+    }  # n → the k with the lowest formula rate
+    assert all(best[i] >= best[i + 1] for i in range(1, n_max)) and best[1] > best[n_max]  # "fewer as it fills"
+    until = max(i for i in best if all(best[j] == best[1] for j in range(1, i + 1)))
+    since = min(i for i in best if all(best[j] == best[n_max] for j in range(i, n_max + 1)))
+    assert takeaway == (
+        f"Fewer as it fills: in {m} bits the formula's best k is {best[1]} up to {until} items, {best[n]} at {n} "
+        f"and {best[n_max]} from {since} (of k = {ks[0]} to {ks[-1]})."
+    )
+    assert ks == list(range(ks[0], ks[-1] + 1))  # "k = 1 to 6" leaves none out

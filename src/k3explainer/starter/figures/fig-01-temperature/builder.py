@@ -26,14 +26,25 @@ def build(params: dict, facts) -> dict:
     taus = np.geomspace(p.tau_min, p.tau_max, p.steps)  # (steps,)
     probs = np.stack([softmax(z, t) for t in taus])  # (steps, n), each row sums to 1
     entropy = -(probs * np.log2(np.where(probs > 0, probs, 1))).sum(axis=1)  # bits, 0 · log 0 = 0
+    at = int(np.argmin(np.abs(np.log(taus / p.tau_default))))  # the temperature the slider opens on
+    largest = probs.max(axis=1)
     return {
+        # the values the spec's title and takeaway name by {headline.…} slots
+        "headline": {
+            "tau": float(taus[at]),
+            "top": float(largest[at]),  # the largest score's probability there
+            "tau_min": float(taus[0]),
+            "tau_max": float(taus[-1]),
+            "top_at_max": float(largest[-1]),
+            "even": 1 / len(z),  # every option alike
+        },
         "scores": z,
         "taus": taus,
         "probs": probs,
         "entropy_bits": entropy,
         "max_entropy_bits": float(np.log2(len(z))),
-        "largest": probs.max(axis=1),
-        "default_index": int(np.argmin(np.abs(np.log(taus / p.tau_default)))),
+        "largest": largest,
+        "default_index": at,
         "provenance": {
             "kernel": "softmax(z / τ) in figures/fig-01-temperature/builder.py, float64",
             "inputs": f"{len(z)} fixed scores; {p.steps} temperatures from {p.tau_min} to {p.tau_max}, evenly spaced in log τ",

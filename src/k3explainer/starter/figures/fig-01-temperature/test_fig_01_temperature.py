@@ -10,6 +10,7 @@ import pytest
 from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
+from k3explainer.site.headline import fill_headlines
 from k3explainer.site.params import checked_specs
 from k3explainer.site.pipeline import Project, build
 
@@ -60,3 +61,31 @@ def test_the_spec_s_words_are_its_params():
     assert spec.model.constants[0].name == f"{len(scores)} scores from {scores[0]:g} down to {scores[-1]:g}".replace(
         "-", "−"
     )
+
+
+def softmax(z, tau):
+    """p_i = exp(z_i / τ) / Σ_j exp(z_j / τ), written out again here."""
+    e = np.exp(z / tau)
+    return e / e.sum()
+
+
+def test_the_headline_answers_with_the_builders_probabilities(data):
+    """The title and takeaway as the page shows them (their {slots} filled from the data, as the
+    build fills them): the top score's share at the opening τ is softmax's, 'nearly all' of it
+    at the lowest τ, and at the highest the bars are 'close to the even' share."""
+    spec = checked_specs(ROOT)["fig-01"]
+    diags = Diagnostics(ROOT)
+    fill_headlines({"fig-01": spec}, {"fig-01": data}, diags)
+    diags.raise_if_any()
+    title, takeaway = spec.model.title, spec.model.takeaway
+    assert title.endswith("?") and "{" not in title
+    z, taus = np.array(data["scores"]), np.array(data["taus"])
+    i = data["default_index"]
+    top = softmax(z, taus[i]).max()
+    even = 1 / len(z)
+    assert takeaway == (
+        f"At τ = {taus[i]:g} the top score takes {top:.0%}; at τ = {taus[0]:g} nearly all, "
+        f"at τ = {taus[-1]:g} only {softmax(z, taus[-1]).max():.0%}, close to the even {even:.0%}."
+    )
+    assert softmax(z, taus[0]).max() > 0.99  # "nearly all"
+    assert even < softmax(z, taus[-1]).max() < top and abs(softmax(z, taus[-1]) - even).max() < 0.05

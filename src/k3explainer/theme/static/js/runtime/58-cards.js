@@ -1,7 +1,7 @@
 /* k3explainer runtime: preview cards, while the pointer is over a link or it has focus.
  * - A citation's number (a.cite-ref) shows its entry of the reference list. The link goes to that
  *   entry, which is also its accessible description (aria-describedby).
- * - A cross-reference (a.xref) shows its target: a figure's title and caption, a section's title
+ * - A cross-reference (a.xref) shows its target: a figure's question and takeaway, a section's title
  *   and summary, and, for a link that opens a figure in a state, the words for that state.
  * A card is only a picture of what the link leads to, so it is aria-hidden and its links are out
  * of the tab order. Every word in it was written at build time. One card serves the page. */
@@ -38,7 +38,7 @@
     var box = document.createElement("div"), head, body;
     if (target.matches("figure")) {
       head = target.querySelector(".fig-title");
-      body = target.querySelector(".fig-caption > p");
+      body = target.querySelector(".fig-takeaway");
     } else {
       var section = target.closest("section.section") || target;
       head = target.matches("h3, h4") ? target : section.querySelector("h2");

@@ -69,6 +69,42 @@ def test_equation_symbols_highlight_together(watched, site_url):
     assert page.locator(".sym-on[data-sym='att-q']").count() == 0
 
 
+# For every symbol on the page: light it, and list each lit part (or a part inside it) whose
+# background or fill the light changed to something more opaque than a 10 % tint.
+FLOODS_JS = """() => {
+  const alpha = c => { if (!c || c === 'none' || c === 'transparent') return 0;
+    const m = c.match(/[\\/,]\\s*([\\d.]+)\\s*\\)$/); return c.startsWith('rgb(') || !m ? (c.startsWith('url') ? 0 : 1) : +m[1]; };
+  const shape = el => el instanceof SVGElement && !(el instanceof SVGTextContentElement);  // a text's fill is its ink
+  const paint = el => { const s = getComputedStyle(el); return [s.backgroundColor, shape(el) ? s.fill : '']; };
+  const still = document.head.appendChild(Object.assign(document.createElement('style'),
+    {textContent: '* { transition: none !important; }'}));  // the lit colour at once, not mid-transition
+  const names = [...new Set([...document.querySelectorAll('[data-sym]')].map(e => e.dataset.sym))];
+  const floods = [];
+  for (const name of names) {
+    const parts = [...document.querySelectorAll(`[data-sym="${CSS.escape(name)}"]`)]
+      .flatMap(el => [el, ...el.querySelectorAll('*')]).slice(0, 400);
+    const before = parts.map(paint);
+    K3.highlight(name);
+    parts.forEach((el, i) => paint(el).forEach((c, j) => {
+      if (c !== before[i][j] && alpha(c) > 0.1001) floods.push(`${name}: ${el.closest('figure, section').id} ${el.tagName}.${el.getAttribute('class')} ${c}`);
+    }));
+    K3.highlight(null);
+  }
+  still.remove();
+  return [names.length, floods];
+}"""
+
+
+def test_a_lit_symbol_outlines_its_parts_and_tints_them_at_most_a_tenth(watched_shared, site_url):
+    """Lighting a symbol (from an equation or a figure) marks its parts with an outline and a tint
+    of at most 10 %, so the lines and numbers under a lit panel stay readable (a flood of the
+    highlight colour hid FIG 06b's, 04's, 07's and 15b's)."""
+    page, _ = watched_shared
+    article_started(page, site_url)
+    names, floods = page.evaluate(FLOODS_JS)
+    assert names > 50 and floods == []
+
+
 def test_fact_badges_show_their_source(watched, site_url):
     page, _ = watched
     page.goto(site_url + "index.html")

@@ -111,8 +111,8 @@ def test_what_the_prose_and_the_spec_say_the_figure_shows_holds(site_dir, data, 
     # "Everything above the diagonal is masked ... future tokens receive exactly zero weight."
     assert "Everything above the diagonal is masked" in text
     assert np.all(w[np.triu_indices(T, 1)] == 0) and np.all(w_raw[np.triu_indices(T, 1)] == 0)
-    # "The first token ... its single visible cell carries all the weight" (and the alt's last sentence)
-    assert "its single visible cell carries all the weight" in text
+    # "the first token's single visible cell carries all the weight" (and the alt's last sentence)
+    assert "the first token’s single visible cell carries all the weight" in text
     assert "The first row puts all its weight on the first token." in alt
     assert w[0, 0] == 1
     # "the weights are positive and sum to 1"; "a convex combination of the visible values ... never outside them"

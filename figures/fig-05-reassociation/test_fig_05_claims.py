@@ -25,9 +25,9 @@ def alt():
 
 
 def test_the_difference_strip_is_blank_on_the_outputs_scale(data, prose, alt):
-    """§05: "a strip of the largest difference in each row, drawn on the outputs' own colour scale:
-    it stays blank, because the two orders agree to floating-point rounding"."""
-    assert "drawn on the outputs' own colour scale: it stays blank" in prose
+    """§05: "The re-association is exact, as FIG 05 checks on both orders"; the alt: a strip of each row's
+    largest difference, "drawn on the outputs' colour scale and therefore blank" (rounding only)."""
+    assert "**The re-association is exact**, as [](#fig-05) checks on both orders." in prose
     assert "drawn on the outputs' colour scale and therefore blank" in alt
     row = np.asarray(data["row_diff"])
     par, rec = np.asarray(data["out_parallel"]), np.asarray(data["out_recurrent"])
@@ -37,9 +37,9 @@ def test_the_difference_strip_is_blank_on_the_outputs_scale(data, prose, alt):
 
 
 def test_the_matrix_grows_with_n_squared_and_the_state_not_at_all(data, prose, alt):
-    """§05: "the N×N matrix grows with N², the state not at all"; the alt: a straight line with N² on
-    logarithmic axes, the state flat at d by d."""
-    assert "the N×N matrix grows with N², the state not at all" in prose
+    """§05: the right side "never builds" the N×N matrix, "a d_k×d_v summary of all keys and values"; the
+    alt: a straight line with N² on logarithmic axes, the state flat at d by d."""
+    assert "The right side never builds it: $\\phi(K)^\\top V$ is a $d_k\\times d_v$ summary" in prose
     assert "rises as a straight line with N² while the state stays flat at d by d" in alt
     g = data["growth"]
     n = np.asarray(g["n"])

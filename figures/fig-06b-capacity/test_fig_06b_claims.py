@@ -162,12 +162,9 @@ def test_what_each_rule_loses_by_age(data, prose, alt):
         assert uneven(w.age("softmax", 4 * w.d)) < 0.35, w.d
 
 
-def test_halving_beta_is_a_trade(data, prose, alt):
-    assert (
-        "Halving $\\beta$ is a trade: each write stores only part of its value, so the error is higher at "
-        "$n = d/2$, but old pairs are overwritten more slowly, and from $n = 2d$ on its error is the lower of "
-        "the two."
-    ) in prose
+def test_halving_beta_is_a_trade(data, alt):
+    """The alt: the β = 0.5 line starts above the β = 1 line and ends below it (each write stores only part
+    of its value, but old pairs are overwritten more slowly)."""
     assert (
         "The delta rule with β = 0.5 starts above the β = 1 line and ends below it, crossing between n = d/2 and n = 2d."
         in alt
@@ -182,13 +179,9 @@ def test_halving_beta_is_a_trade(data, prose, alt):
             assert w.age("delta-half", n)[0] < w.age("delta", n)[0], (w.d, n)
 
 
-def test_the_gated_memory_fades_and_trades(data, prose, alt):
-    assert (
-        "The gated memory recalls its newest pairs as the delta rule does, and its decay shrinks the older ones "
-        "toward nothing: at $n = 4d$ its oldest pairs' errors lie closer to 1, the error of a read of zero, than the "
-        "delta rule's. At $n = d$ its error is a little higher than the delta rule's"
-    ) in prose
-    assert "and at $n = 4d$ it is lower." in prose
+def test_the_gated_memory_fades_and_trades(data, alt):
+    """The alt: the gated memory runs close to the delta rule with β = 1, a little above it at n = d and below
+    it at n = 4d; it recalls its newest pairs as the delta rule does while its decay fades the older ones."""
     assert (
         "The gated memory (α = 0.95) runs close to the delta rule with β = 1: a little above it at n = d, below it at n = 4d."
         in alt
@@ -213,10 +206,8 @@ def test_softmax_is_lowest_from_n_equals_d_but_not_exact(data, prose, alt):
         for n in w.ns[w.at(w.d) :]:
             assert w.mean("softmax", n) < min(w.mean(k, n) for k in w.states), (w.d, n)
         assert w.mean("softmax", w.d) < w.mean("softmax", 4 * w.d)  # it grows with n
-    w32 = ws[32]
-    quoted = f"({w32.mean('softmax', 32):.2f} at $n = d$ and {w32.mean('softmax', 128):.2f} at $n = 4d$ when $d = 32$)"
-    assert quoted in prose
-    assert f"(error {ws[4].mean('softmax', 4):.2f} at $n = d$)" in prose and "with $d = 4$ the random keys" in prose
+    assert "but not zero: its weights spread over every cached key, so its error grows with $n$ too" in prose
+    assert all(w.mean("softmax", w.d) > 0 for w in ws.values())
     ends = [ws[d].mean("softmax", 4 * d) for d in sorted(ws)]
     assert all(a > b for a, b in pairwise(ends)) and "the smaller d is, the higher it ends" in alt
 
@@ -240,14 +231,10 @@ def test_a_sharper_softmax_recalls_more_exactly(data):
 
 
 def test_the_memory_each_keeps(data, prose, alt):
-    assert (
-        "The cache pays in memory instead: $2nd$ numbers, as many as a state at $n = d/2$ and eight times as many at $n = 4d$."
-        in prose
-    )
     assert "a bar that stays at d² for the four states and grows as 2·n·d for the cache" in alt
     assert (
         "A state keeps $\\sym{cap-mem}{d^2}$ numbers however many pairs it has seen; the cache keeps "
-        "$\\sym{cap-mem}{2nd}$."
+        "$\\sym{cap-mem}{2nd}$, as many as a state at $n = d/2$ and eight times as many at $n = 4d$."
     ) in prose
     for w in widths(data):
         for key in w.states:

@@ -228,3 +228,40 @@ def test_each_bar_is_its_value_on_the_log_scale_its_ends_label(data):
                 bar = np.asarray(data["bars"][m][p][q], dtype=float)
                 np.testing.assert_allclose(bar, want, atol=5e-5, err_msg=f"{m} {p} {q}")
                 assert bar.min() > 0 and bar.max() <= 1
+
+
+# §18's recap table: each row's mechanism in the cost model, and what each column measures
+RECAP_ROWS = {
+    "softmax attention with a KV cache": "softmax",
+    "FlashAttention": "flash",
+    "linear attention": "linear",
+    "chunked delta rule: DeltaNet, Gated DeltaNet, KDA": "kda",
+    "MLA": "mla",
+    "K3's hybrid, three KDA layers to one MLA": "hybrid",
+}
+RECAP_COLUMNS = (("prefill", "flops"), ("decode", "kept"), ("decode", "reads"))
+GROWTH = {2: "$N^2$", 1: "$N$", 0: "constant"}
+
+
+def _recap_rows() -> dict[str, list[str]]:
+    text = (ROOT / "content" / "18-verdicts.md").read_text(encoding="utf-8")
+    table = text[text.index("| mechanism |") :].split("\n\n")[0].splitlines()[2:]
+    cells = [[c.strip() for c in row.strip("|").split("|")] for row in table]
+    return {re.sub(r"\s*\(\[\]\(#[\w-]+\)\)", "", c[0]): c[1:] for c in cells}
+
+
+def test_the_recap_table_grows_as_the_cost_model_does():
+    """§18's table of growth rates is the cost model's: each cell's power of N is the slope of that
+    cost between N = 2^20 and 2^21 (rounded), and each "a quarter of" is the hybrid's ratio there."""
+    rows = _recap_rows()
+    assert set(rows) == set(RECAP_ROWS)
+    N = np.array([2.0**20, 2.0**21])
+    for name, cells in rows.items():
+        for cell, (phase, key) in zip(cells, RECAP_COLUMNS, strict=True):
+            cost = mechanism_costs(RECAP_ROWS[name], phase, N)[key]
+            slope = np.log2(cost[1] / cost[0])
+            assert abs(slope - round(slope)) < 0.01 and cell.startswith(GROWTH[round(slope)]), (name, key, cell)
+            if "a quarter of" in cell:
+                other = {"softmax's": "softmax", "MLA's": "mla"}[cell.split("a quarter of ")[1]]
+                ratio = cost[1] / mechanism_costs(other, phase, N)[key][1]
+                assert ratio == pytest.approx(0.25, rel=0.01), (name, key, ratio)

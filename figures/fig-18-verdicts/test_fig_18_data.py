@@ -58,8 +58,12 @@ def test_per_channel_verdict_cites_the_gated_deltanet_comparison(data, facts):
 
 
 def test_per_channel_decay_is_not_credited_to_kda_alone(data):
+    """Per-channel decay is older than KDA (GLA), and so is pairing it with a delta rule (RWKV-7,
+    cited): KDA is the constrained form, whose key-tied factors keep the chunked kernel cheaper."""
     changed = answer(data, "gates", "changed")
     assert "Per-channel decay itself is older" in changed and "{{gla.per_channel_gate}}" in changed
+    assert "RWKV-7 already paired it with a generalised delta rule [@peng2025rwkv7]" in changed
+    assert "KDA brings" not in changed and "constrained form of that family" in changed
 
 
 def test_every_verdict_says_where_k3_keeps_it(data):
@@ -94,9 +98,9 @@ def test_section_sentences(prose, data):
     body = prose.split("---", 2)[2]
     assert not re.search(NUMBER_WORDS, body, re.I)
     assert (
-        "The KV cache moves it into memory, the delta rule into arithmetic, per-channel decay into the kernels, "
-        "and the hybrid and the experts into the serving system."
-    ) in prose
+        "the cost of a fix rarely disappears; it moves, into memory, arithmetic, kernels or the serving system."
+        in prose
+    )
     assert answer(data, "cache", "harder").startswith("Memory grows")
     assert "more arithmetic per token" in answer(data, "delta", "harder")
     assert "the cost moves into the kernels" in answer(data, "gates", "harder")
@@ -164,3 +168,4 @@ def test_the_headline_counts_the_verdicts_and_names_costs_their_answers_give(dat
     assert answer(data, "cache", "harder").startswith("Memory grows")
     assert "more arithmetic per token" in answer(data, "delta", "harder")
     assert "serving traffic depends on which experts fire" in answer(data, "moe", "harder")
+

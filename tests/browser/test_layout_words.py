@@ -51,15 +51,6 @@ CASES = [
         "12-attention-residuals.md",
     ),
     (
-        "fig-17",
-        ".f17-att",
-        ".f17-dr",
-        "beside",
-        "stacked",
-        "The first column (on the left, or on top on a phone) is causal softmax attention",
-        "17-playground.md",
-    ),
-    (
         "fig-08",
         ".f08-viewport",
         ".f08-demo",

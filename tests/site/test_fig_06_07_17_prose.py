@@ -115,7 +115,8 @@ def test_s07_the_whole_gated_grid_dims_in_a_decay_phase_while_the_plain_one_hold
 
 
 def test_s17_attention_keeps_a_row_per_token_the_delta_rule_one_state(figure):
-    """§17: attention's kept keys and values grow by a row each token; the delta rule keeps d_k × d_v."""
+    """FIG 17's takeaway and kept panel: attention's kept keys and values grow by a row each token; the
+    delta rule keeps d_k × d_v."""
     d = figure("fig-17")
     kept = d["kept"]["attention"]
     assert np.all(np.diff(kept) == d["d_k"] + d["d_v"]) and kept[0] == d["d_k"] + d["d_v"]

@@ -12,7 +12,7 @@ from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
 from k3explainer.site.figdata import to_jsonable
-from k3explainer.site.headline import fill_headlines
+from k3explainer.site.headline import filled
 from k3explainer.site.params import checked_specs
 
 from .project import ROOT
@@ -44,11 +44,7 @@ def figure_data(fig_id: str) -> dict:
 
 def headline(fig_id: str) -> tuple[str, str]:
     """The figure's question (title) and takeaway as the page shows them, filled from its data."""
-    spec = copy.deepcopy(_specs()[fig_id])
-    diags = Diagnostics(ROOT)
-    fill_headlines({fig_id: spec}, {fig_id: figure_data(fig_id)}, diags)
-    diags.raise_if_any()
-    return spec.model.title, spec.model.takeaway
+    return filled(_specs()[fig_id], figure_data(fig_id))
 
 
 def flat(text: str) -> str:

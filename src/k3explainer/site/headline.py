@@ -12,6 +12,8 @@ yet; its slots take its params.
 
 from __future__ import annotations
 
+import copy
+
 from .errors import Diagnostics
 from .params import find_after
 from .placeholders import PlaceholderError, fill
@@ -46,3 +48,13 @@ def fill_headlines(specs: dict[str, Spec], data: dict[str, dict], diags: Diagnos
                 *spec.where("takeaway"),
                 f"takeaway: {len(spec.model.takeaway)} characters once filled; the answer fits in {TAKEAWAY_CHARS}",
             )
+
+
+def filled(spec: Spec, data: dict) -> tuple[str, str]:
+    """An author's test's view of a checked spec's headline: (title, takeaway) filled from `data`
+    as the build fills them; BuildError if a slot names nothing. The spec is left as it was."""
+    spec = copy.deepcopy(spec)
+    diags = Diagnostics(spec.path.parents[2])
+    fill_headlines({spec.id: spec}, {spec.id: data}, diags)
+    diags.raise_if_any()
+    return spec.model.title, spec.model.takeaway

@@ -10,7 +10,7 @@ import pytest
 from k3explainer.site import projectcode
 from k3explainer.site.errors import Diagnostics
 from k3explainer.site.facts import project_facts
-from k3explainer.site.headline import fill_headlines
+from k3explainer.site.headline import filled
 from k3explainer.site.params import checked_specs
 
 ROOT = Path(__file__).resolve().parents[2]  # figures/<figure>/ → the project
@@ -83,11 +83,7 @@ def test_the_headline_answers_with_the_formula_s_best_k(built):
     build fills them): the best k by (1 − e^(−kn/m))^k after every insertion, recomputed here, only
     falls as the filter fills ("fewer"), and holds where the takeaway says it does."""
     _, params, d = built
-    spec = checked_specs(ROOT)["fig-01"]
-    diags = Diagnostics(ROOT)
-    fill_headlines({"fig-01": spec}, {"fig-01": d}, diags)
-    diags.raise_if_any()
-    title, takeaway = spec.model.title, spec.model.takeaway
+    title, takeaway = filled(checked_specs(ROOT)["fig-01"], d)
     assert title.endswith("?") and "{" not in title
     m, ks, n_max, n = params["m"], params["k_values"], params["n_max"], params["n_default"]
     best = {

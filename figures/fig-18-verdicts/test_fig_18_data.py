@@ -168,4 +168,3 @@ def test_the_headline_counts_the_verdicts_and_names_costs_their_answers_give(dat
     assert answer(data, "cache", "harder").startswith("Memory grows")
     assert "more arithmetic per token" in answer(data, "delta", "harder")
     assert "serving traffic depends on which experts fire" in answer(data, "moe", "harder")
-

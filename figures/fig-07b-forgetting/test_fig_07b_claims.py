@@ -52,21 +52,14 @@ def percent(text, pattern):
 
 
 def test_the_setup_the_prose_describes_is_the_builders(data, section7):
-    spec = article.spec(FIG)
-    p = spec.params
+    """The prose names the setup's counts; the demo sizes themselves are the figure's constants, filled from
+    its params."""
+    p = article.spec(FIG).params
     assert "four key–value pairs" in section7 and p["pairs"] == 4
     assert "over 16 seeded streams" in section7 and p["n_seeds"] == 16 == data["n_seeds"]
     illus = section7[section7.index("::: claim illustrative") :]
-    assert "16 key and 8 value channels" in illus and (p["d_k"], p["d_v"]) == (16, 8)
-    assert "64 tokens with the switch before token 33" in illus and (data["n_tokens"], data["switch_token"]) == (64, 33)
-    assert "random 6-dimensional subspaces of the 12 topic channels" in illus
-    assert p["topic_rank"] == 6 and p["d_k"] - p["n_slow"] == 12
     assert "four key channels that no topic key touches" in illus and p["n_slow"] == 4
-    assert "$\\beta = 0.5$ for the topic pairs and 1 for the fact" in illus and (p["beta_topic"], p["beta_fact"]) == (
-        0.5,
-        1.0,
-    )
-    assert data["alpha_slow"] == 1.0  # "no decay on the fact's channels"
+    assert "no decay on the fact's channels" in section7 and data["alpha_slow"] == 1.0
 
 
 def test_recall_is_one_when_intact(data):
@@ -77,8 +70,6 @@ def test_recall_is_one_when_intact(data):
 def test_deltanet_never_clears_the_old_topic(data, section7):
     assert "DeltaNet never clears the old topic" in section7
     old, ts = curve(data, "deltanet", "old"), data["ts"]
-    kept = percent(section7, r"after the last token it still returns (\d+)% of the old topic")
-    assert old[-1] == pytest.approx(kept, abs=TOL)
     assert "falls while the new writes overlap the old keys, then levels off" in section7
     assert old[ts] < old[ts - 1]  # it falls after the switch …
     last16 = [i for i, t in enumerate(data["tokens"]) if t >= data["n_tokens"] - 16]
@@ -126,10 +117,6 @@ def test_a_gate_on_every_step_loses_the_fact_first_and_weakens_the_topic_in_use(
         if a < 1:
             assert curve(data, "gated", "old", "every", a)[ts - 1] < plain_old[ts - 1], a
             assert curve(data, "gated", "new", "every", a)[-1] < plain_new[-1], a
-    m = re.search(r"at \$\\alpha = (0\.\d+)\$ the old topic peaks at (\d+)% where DeltaNet reaches (\d+)%", section7)
-    a, gated_peak, plain_peak = float(m.group(1)), int(m.group(2)) / 100, int(m.group(3)) / 100
-    assert curve(data, "gated", "old", "every", a)[:ts].max() == pytest.approx(gated_peak, abs=TOL)
-    assert plain_old[:ts].max() == pytest.approx(plain_peak, abs=TOL)
 
 
 def test_no_scalar_gate_keeps_the_fact_and_clears_the_topic(data, section7):

@@ -41,8 +41,7 @@ def says(texts, where, phrase):
 
 def test_the_setup_the_texts_state(data, texts):
     says(texts, "prose", "the same small router is trained three times on the same batches")
-    says(texts, "prose", "16 experts, top-2 routing, 256 tokens per step")
-    says(texts, "prose", "and 120 updates from a seeded start")
+    says(texts, "prose", "It is a toy, not a language model")
     says(texts, "alt", "A line chart over 120 router steps")
     says(texts, "alt", "each of the 16 experts")
     assert (data["experts"], data["top_k"], data["tokens"], data["n_steps"]) == (16, 2, 256, 120)

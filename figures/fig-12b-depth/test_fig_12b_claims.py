@@ -65,7 +65,6 @@ def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
         words,
         "Every layer adds an output about the size of the embedding",
         "grows roughly as $\\sqrt{l}$",
-        "it is about ten times the embedding's",
         "K3's own stream would be larger still, because each of its layers writes to it twice: attention, then the MLP",
         where=("prose",),
     )
@@ -85,7 +84,7 @@ def test_the_plain_stream_grows_roughly_as_the_square_root_of_l(data, words):
 def test_layer_1_dilutes_like_the_equal_share(data, words):
     said(
         words,
-        "layer 1's share stays close to the equal share $1/l$, about 1 % of what the marked layer reads",
+        "In the plain stream layer 1's share stays close to the equal share $1/l$",
         where=("prose",),
     )
     said(
@@ -118,7 +117,6 @@ def test_an_attention_residual_input_stays_between_about_0_6_and_1(data, words):
     said(
         words,
         "a layer's input is a weighted average of its sources, never larger than the largest of them",
-        "its RMS stays between about 0.6 and 1 at every depth",
         where=("prose",),
     )
     said(
@@ -158,7 +156,6 @@ def test_random_queries_wander(data, words):
     said(
         words,
         "Random queries, the general case, spread the weights unevenly and retrieve nothing in particular",
-        "layer 1 gets several times its equal share at some depths and next to nothing at others",
         where=("prose",),
     )
     said(
@@ -179,8 +176,7 @@ def test_random_queries_wander(data, words):
 def test_the_aimed_query_retrieves_layer_1(data, words):
     said(
         words,
-        "layer 1 keeps more than 80 % of the input at every depth; at the marked layer its weight is 0.79, about 74 "
-        "times the equal share",
+        "layer 1 then keeps most of the input at every depth",
         where=("prose",),
     )
     said(
@@ -193,6 +189,3 @@ def test_the_aimed_query_retrieves_layer_1(data, words):
     weights = series(data, "aligned", "weights", 1)
     assert np.all(weights > 0.5)  # fills most of the strip
     assert all(int(np.argmax(w)) == 1 for w in data["rules"]["aligned"]["weights"])
-    k3 = at(data, data["k3_depth"])
-    assert round(weights[k3], 2) == 0.79
-    assert 72 <= weights[k3] * data["k3_depth"] <= 76  # about 74 times 1/l

@@ -237,7 +237,7 @@ RECAP_ROWS = {
     "linear attention": "linear",
     "chunked delta rule: DeltaNet, Gated DeltaNet, KDA": "kda",
     "MLA": "mla",
-    "K3's hybrid, three KDA layers to one MLA": "hybrid",
+    "K3's hybrid of KDA and MLA layers": "hybrid",
 }
 RECAP_COLUMNS = (("prefill", "flops"), ("decode", "kept"), ("decode", "reads"))
 GROWTH = {2: "$N^2$", 1: "$N$", 0: "constant"}

@@ -227,9 +227,7 @@ def test_section_sentences_about_k3(data, prose, facts):
     assert k3["kda_per_layer"] == facts.number("calc.k3_kda_state_per_layer")
     assert "each gated MLA layer caches {{calc.k3_mla_cache_per_token_layer}} elements per token" in prose
     assert k3["mla_per_token"] == facts.number("calc.k3_mla_cache_per_token_layer")
-    assert (
-        "so one MLA layer outgrows one KDA layer only beyond about {{calc.k3_layer_crossover}} tokens" in prose
-    )
+    assert "so one MLA layer outgrows one KDA layer only beyond about {{calc.k3_layer_crossover}} tokens" in prose
     assert k3["crossover"] == pytest.approx(facts.number("calc.k3_layer_crossover"))
 
     assert "the MLA layers cache {{calc.k3_mla_cache_per_token}} elements per token" in prose

@@ -246,7 +246,7 @@ def test_the_headline_answers_with_the_kernels_cache_and_ranks(spec):
     mla_rank = int(np.linalg.matrix_rank(K.reshape(T, H * dh)))
     independent = int(np.linalg.matrix_rank(np.einsum("tD,hDd->thd", x, W_k).reshape(T, H * dh)))
     assert takeaway == (
-        f"Its heads' keys: all share the latent's {mla_rank} dimensions ({independent} if independent), "
-        f"and reads stay exact, for a 1/{fraction:.0f} cache."
+        f"Its heads' keys: all share the latent's {mla_rank} dimensions, not {independent}; "
+        f"reads stay exact, for a 1/{fraction:.0f} cache."
     )
     assert fraction.is_integer() and mla_rank == d_c < independent == H * dh

@@ -24,15 +24,6 @@ CASES = [
         "03-attention-cost.md",
     ),
     (
-        "fig-07",
-        ".f07-pair > .f07-side:not(.f07-gated)",
-        ".f07-plot",
-        "beside",
-        "stacked",
-        "Beside the grids (under them, on a phone), a small plot",
-        "07-gated-deltanet.md",
-    ),
-    (
         "fig-11",
         ".f11-load-left",
         ".f11-balance-box",
@@ -40,24 +31,6 @@ CASES = [
         "stacked",
         "beside its load bars (under them, on a phone)",
         "11-moe.md",
-    ),
-    (
-        "fig-12",
-        ".f12-t-plain",
-        ".f12-t-attn",
-        "beside",
-        "stacked",
-        "In the *Plain residual* bar (on the left, or on top on a phone)",
-        "12-attention-residuals.md",
-    ),
-    (
-        "fig-08",
-        ".f08-viewport",
-        ".f08-demo",
-        "stacked",
-        "stacked",
-        "A live demo below the diagram feeds the same seeded inputs",
-        "08-kda.md",
     ),
 ]
 

@@ -93,12 +93,11 @@ def test_s07_token_1s_share_never_rises_above_decay_alone(figure):
 
 
 def test_s07_the_whole_gated_grid_dims_in_a_decay_phase_while_the_plain_one_holds(figure):
-    """§07: "watch the whole right grid dim in each decay phase while the left one holds steady": every
+    """§07: "watch the whole *Gated DeltaNet* grid dim in each decay phase while the *DeltaNet* one holds steady": every
     cell of the decayed state is α times the state before it (none is skipped), so, for 0 < α < 1, every
     non-zero cell shrinks; the plain grid has no decay phase to change it."""
-    assert "watch the whole right grid dim in each decay phase while the left one holds steady" in article.prose(
-        "07-gated-deltanet.md"
-    )
+    said = "watch the whole *Gated DeltaNet* grid dim in each decay phase while the *DeltaNet* one holds steady"
+    assert said in article.prose("07-gated-deltanet.md")
     d = figure("fig-07")
     for g in d["gated"]:
         a = g["alpha"]

@@ -217,6 +217,10 @@ def test_section_sentences_about_short_and_long_context(data, prose):
         c = data["constants"][sizes]
         assert c["mla_per_layer"][0] < c["kda_per_layer"], sizes
         assert c["mla_per_layer"][-1] > c["kda_per_layer"], sizes  # and long context reverses it
+    toy = data["constants"]["toy"]  # "short" is exact for the toy sizes: shorter than the head dimension
+    assert toy["crossover"] == toy["d_h"]
+    for N, m in zip(data["contexts"], toy["mla_per_layer"], strict=True):
+        assert (m < toy["kda_per_layer"]) == (N < toy["d_h"]), N
 
 
 def test_section_sentences_about_k3(data, prose, facts):
